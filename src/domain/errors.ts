@@ -404,6 +404,11 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This payment can no longer be skipped: it is being collected or has ended',
   },
+  COMPLAINT_NOT_FOUND: { status: 404, message: 'No complaint has this id' },
+  COMPLAINT_NOT_MOVABLE: {
+    status: 409,
+    message: 'This complaint cannot be moved that way: it is already past that state',
+  },
   CONSENT_PAUSED: {
     status: 409,
     message: 'The payer has paused this consent’s future payments; none can be collected now',

@@ -32,6 +32,7 @@ const PREFIXES = {
   refund: 'rfd',
   form: 'frm',
   formResponse: 'frs',
+  complaint: 'cmp',
 } as const;
 type TSampleIds = Record<keyof typeof PREFIXES, string>;
 
@@ -177,6 +178,17 @@ const SAMPLES: {
     consentId: id.consent,
     requestedAt: at,
     dataTypes: ['bvnData'],
+  }),
+  'payment.complaint_raised': (id, at, now) => ({
+    consentId: id.consent,
+    paymentId: id.payment,
+    complaintId: id.complaint,
+    reference: 'CP-TEST2345',
+    category: 'wrong_amount',
+    description: 'I was debited more than I agreed to.',
+    raisedAt: at,
+    acknowledgeBy: new Date(now.getTime() + 3 * 24 * 3_600_000).toISOString(),
+    resolveBy: new Date(now.getTime() + 14 * 24 * 3_600_000).toISOString(),
   }),
 };
 

@@ -59,6 +59,7 @@ import { consentRoutes } from './routes/consents';
 import { embedCheckRoutes } from './routes/embed-check';
 import { healthRoutes } from './routes/health';
 import { payerConsentRoutes } from './routes/payer-consents';
+import { payerComplaintRoutes } from './routes/payer-complaints';
 import { debitNoticeRoutes } from './routes/debit-notices';
 import { operatorPayerRightsRoutes, payerRightsRoutes } from './routes/payer-rights';
 import { paymentRequestRoutes } from './routes/payment-requests';
@@ -288,6 +289,10 @@ async function registerMerchantRoutes(
     operatorToken: options.operatorToken,
   });
   await app.register(operatorPayerRightsRoutes, {
+    ...routeContext,
+    operatorToken: options.operatorToken,
+  });
+  await app.register(payerComplaintRoutes, {
     ...routeContext,
     operatorToken: options.operatorToken,
   });

@@ -3,6 +3,11 @@ import { z } from 'zod';
 import { LIST_SETTING_NAMES, providerLists, type TProviderLists } from './provider-lists';
 import { DEFAULT_DEBIT_NOTICE_HOURS } from '../domain/debit-notices';
 import { DEFAULT_ROUTING_SETTINGS, type TRoutingSettings } from '../domain/provider-routing';
+import {
+  DEFAULT_COMPLAINT_ACKNOWLEDGE_HOURS,
+  DEFAULT_COMPLAINT_RESOLVE_DAYS,
+  type TComplaintTargets,
+} from '../domain/complaints';
 
 /** What a process of the server does (ROLE; process-role.ts, docs/deploy.md). */
 export const PROCESS_ROLES = ['all', 'api', 'worker'] as const;
@@ -209,6 +214,16 @@ const ZEnv = z.object({
    */
   DEBIT_NOTICE_HOURS: z.coerce.number().min(0.0001).max(240).default(DEFAULT_DEBIT_NOTICE_HOURS),
   /**
+   * The targets a payer's complaint is held to (domain/complaints.ts, docs/payer-consents.md
+   * "Complaints"): hours to acknowledge it, days to resolve it.
+   */
+  COMPLAINT_ACKNOWLEDGE_HOURS: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 30)
+    .default(DEFAULT_COMPLAINT_ACKNOWLEDGE_HOURS),
+  COMPLAINT_RESOLVE_DAYS: z.coerce.number().min(1).max(90).default(DEFAULT_COMPLAINT_RESOLVE_DAYS),
+  /**
    * Seals the secrets the server keeps in the database (services/server-secrets.ts): 32 bytes,
    * as 64 hex digits or in base64. Unset, they are kept in clear (the sandbox default).
    */
@@ -362,6 +377,8 @@ export type TConfig = {
   collectionIntervalMs: number;
   /** Hours at least between a debit's notice and the debit (DEBIT_NOTICE_HOURS). */
   debitNoticeHours: number;
+  /** COMPLAINT_ACKNOWLEDGE_HOURS and COMPLAINT_RESOLVE_DAYS. */
+  complaintTargets: TComplaintTargets;
   /** Whether this process works on background jobs (ROLE all or worker, JOBS_WORK on). */
   jobsWork: boolean;
   /** ROLE: what this process does; a worker answers only its health and metrics. */
@@ -599,6 +616,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     collectionIntervalMs: e.COLLECTION_INTERVAL_MS,
     debitNoticeHours: e.DEBIT_NOTICE_HOURS,
+    complaintTargets: {
+      acknowledgeHours: e.COMPLAINT_ACKNOWLEDGE_HOURS,
+      resolveDays: e.COMPLAINT_RESOLVE_DAYS,
+    },
     jobsWork: e.ROLE !== 'api' && e.JOBS_WORK === 'on',
     role: e.ROLE,
     secretsKey: e.SECRETS_KEY,

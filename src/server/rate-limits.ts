@@ -88,6 +88,11 @@ export const DEFAULT_RATE_LIMITS = {
   /** Payment requests one payer makes or declines (docs/payment-requests.md): each asks another
    * payer for money, so a flood of them is a nuisance to others. */
   paymentRequestsPerPayer: { max: 30, windowMs: MINUTE },
+  /**
+   * Complaints one payer raises: each tells a merchant (a webhook) and the operator, so a flood
+   * of them is a nuisance to both.
+   */
+  complaintsPerPayer: { max: 10, windowMs: 60 * MINUTE },
   /** Card-terminal calls from one address: each purchase is a PIN tried at the issuer. */
   terminalCallsPerAddress: { max: 60, windowMs: MINUTE },
   /**
@@ -181,6 +186,8 @@ export type TRateLimiters = {
   accountSearches: onRequestAsyncHookHandler;
   /** After the payer guard: counts by the signed-in payer. */
   paymentRequests: onRequestAsyncHookHandler;
+  /** After the payer guard: counts by the signed-in payer. */
+  complaints: onRequestAsyncHookHandler;
   terminalCalls: onRequestAsyncHookHandler;
   /**
    * In the handler, once the caller's access is known: counts a push of the payment by the key
@@ -338,6 +345,7 @@ export async function registerRateLimits(
     ),
     accountSearches: countAgainst(check('accountSearchesPerPayer', byPayer)),
     paymentRequests: countAgainst(check('paymentRequestsPerPayer', byPayer)),
+    complaints: countAgainst(check('complaintsPerPayer', byPayer)),
     terminalCalls: countAgainst(check('terminalCallsPerAddress', byAddress)),
     terminalPushes: perTarget(check, 'terminalPushesPerPayment'),
     cardCharges: countAgainst(check('cardChargesPerAddress', byAddress)),

@@ -3,6 +3,7 @@ import { DATA_CATEGORIES } from '../constants';
 import { ERROR_CODES } from '../errors';
 import { ZMandateType } from './account-link';
 import { SKIP_REASONS } from '../debit-notices';
+import { COMPLAINT_CATEGORIES } from '../complaints';
 import { ZKobo } from './consent';
 import { ZMerchantEcho } from './merchant-api';
 import type { TWebhookEventType } from './webhooks';
@@ -130,6 +131,17 @@ export const WEBHOOK_EVENT_DATA = {
       .array(z.enum(DATA_CATEGORIES))
       .check(z.describe('what the consent shared with you: erase your copy of it')),
   }),
+  'payment.complaint_raised': eventData({
+    consentId: z.string(),
+    paymentId: z.string(),
+    complaintId: z.string(),
+    reference: z.string().check(z.describe('what the payer quotes: CP- and eight characters')),
+    category: z.enum(COMPLAINT_CATEGORIES),
+    description: z.string().check(z.describe('the payer’s own words')),
+    raisedAt: ZTimestamp,
+    acknowledgeBy: ZTimestamp.check(z.describe('the target to acknowledge it by')),
+    resolveBy: ZTimestamp.check(z.describe('the target to resolve it by')),
+  }),
   'form.completed': eventData({
     consentId: z.string(),
     formId: z.string(),
@@ -197,6 +209,8 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
   'consent.resumed': 'The payer resumed the consent’s future payments',
   'payer.erasure_requested':
     'The payer asked for their data to be erased (NDPA 2023): erase the copy of what this consent shared with you, keeping only what a law makes you keep',
+  'payment.complaint_raised':
+    'The payer raised a complaint about one of the consent’s payments; it is to be acknowledged and resolved by the dates given',
   'form.completed': 'The payer’s form answers became final with the grant',
   'consent.failed': 'The consent expired while still pending',
   'mandate.active': 'A mandate the future payments are collected on is active',

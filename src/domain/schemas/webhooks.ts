@@ -24,6 +24,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'consent.paused',
   'consent.resumed',
   'payer.erasure_requested',
+  'payment.complaint_raised',
 ] as const;
 export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;

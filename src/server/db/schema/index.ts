@@ -16,3 +16,4 @@ export * from './provider-references';
 export * from './provider-health';
 export * from './payer-rights';
 export * from './route-settings';
+export * from './payer-protections';

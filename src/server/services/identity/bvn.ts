@@ -23,6 +23,7 @@ import { codeTargetKey, HOUR_MS, refuseBeyondHourlyLimit } from './code-sends';
 import { bvnHashOf, bvnKeys, SEAL_LABEL } from './bvn-keys';
 import { lookupSandboxBvn } from '../../sandbox/sandbox-people';
 import { usable } from '../../providers/off';
+import { recordBvnLookup } from '../payer-rights/bvn-lookups';
 
 /*
  * The payer's BVN (docs/identity.md "The BVN"): the anchor of ownership. The BVN registry proves a
@@ -466,6 +467,12 @@ export async function verifyBvnCode(
         )
         .returning({ last4: payers.bvnLast4 });
       if (!set) throw new AppError('PASSKEY_PROOF_REQUIRED');
+      await recordBvnLookup(tx, {
+        payerId,
+        kind: 'bvn_verification',
+        provider: usable(ctx.providers.payments.bvn).provider,
+        at: now,
+      });
       return { last4: used.bvnLast4, verifiedAt: now.toISOString() };
     });
   } catch (error) {

@@ -6,6 +6,7 @@ import type { TAccountAtBank } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { holderBvnHash } from './bvn-ownership';
 import { usable } from '../../providers/off';
+import { recordBvnLookup } from '../payer-rights/bvn-lookups';
 
 /*
  * Whose BVN an account the payer links is held under (docs/identity.md "The BVN",
@@ -27,6 +28,9 @@ import { usable } from '../../providers/off';
  *   (`countOwnerLookup`: the shared rate limits, 429 past them);
  * - a registry that fails gives no answer: nothing is kept, the payer reads
  *   BVN_REGISTRY_UNAVAILABLE (502) and may try again.
+ * Each lookup made, the registry's or the name enquiry's, is on the payer's list of lookups
+ * (payer-rights/bvn-lookups.ts), the registry's in one transaction with its kept answer; a kept
+ * answer read again looked nothing up.
  */
 
 /** How long a registry's owner of an account is taken as it is: accounts rarely change hands. */
@@ -88,10 +92,17 @@ export async function holderOfAccount(
 ): Promise<TAccountHolder> {
   const { db, clock, providers } = ctx;
   const registry = usable(providers.payments.bvn);
+  const now = clock.now();
   if (!registry.decidesOwners) {
+    await recordBvnLookup(db, {
+      payerId,
+      kind: 'account_owner',
+      provider: usable(providers.payments.banks).provider,
+      account,
+      at: now,
+    });
     return { bvnHash: await holderBvnHash(db, enquiryBvn), decided: false };
   }
-  const now = clock.now();
   const kept = await keptOwner(db, account, now);
   if (kept) return { bvnHash: kept.bvnHash, decided: true };
   const [payer] = await db
@@ -118,16 +129,25 @@ export async function holderOfAccount(
   }
   const bvnHash = await holderBvnHash(db, owner);
   const answer = { ownerBvnHash: bvnHash, lookedUpAt: now };
-  await db
-    .insert(accountOwnerLookups)
-    .values({
-      institutionCode: account.institutionCode,
-      accountNumber: account.accountNumber,
-      ...answer,
-    })
-    .onConflictDoUpdate({
-      target: [accountOwnerLookups.institutionCode, accountOwnerLookups.accountNumber],
-      set: answer,
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(accountOwnerLookups)
+      .values({
+        institutionCode: account.institutionCode,
+        accountNumber: account.accountNumber,
+        ...answer,
+      })
+      .onConflictDoUpdate({
+        target: [accountOwnerLookups.institutionCode, accountOwnerLookups.accountNumber],
+        set: answer,
+      });
+    await recordBvnLookup(tx, {
+      payerId,
+      kind: 'account_owner',
+      provider: registry.provider,
+      account,
+      at: now,
     });
+  });
   return { bvnHash, decided: true };
 }

@@ -1,0 +1,61 @@
+/*
+ * Who looked at the payer's BVN (docs/payer-consents.md "Who looked at your BVN"): every lookup
+ * made with the payer's BVN or their linked accounts, recorded where it happens and listed on
+ * /consents. These are its kinds and the words the page says of each.
+ */
+
+export const BVN_LOOKUP_KINDS = [
+  /** The BVN registry proved the payer's BVN with the code it sent them. */
+  'bvn_verification',
+  /**
+   * Whose BVN an account the payer linked is held under was asked: of the BVN registry where it
+   * decides owners, else of the bank's name enquiry.
+   */
+  'account_owner',
+  /** A merchant the payer granted data sharing read their BVN (and what else it asked for). */
+  'data_shared',
+] as const;
+export type TBvnLookupKind = (typeof BVN_LOOKUP_KINDS)[number];
+
+/** What a merchant may receive with the BVN, as the lookup records it. */
+export const BVN_SHARED_ITEMS = ['bvn', 'fullName', 'dateOfBirth'] as const;
+export type TBvnSharedItem = (typeof BVN_SHARED_ITEMS)[number];
+
+const SHARED_ITEM_TEXTS: Readonly<Record<TBvnSharedItem, string>> = {
+  bvn: 'BVN',
+  fullName: 'full name',
+  dateOfBirth: 'date of birth',
+};
+
+/** The lookups a page of the list holds. */
+export const BVN_LOOKUPS_PAGE_SIZE = 20;
+
+type TLookupWords = {
+  kind: TBvnLookupKind;
+  provider: string | null;
+  merchantName: string | null;
+  account: { bankName: string; accountNumber: string } | null;
+  items: readonly TBvnSharedItem[];
+};
+
+/** A provider's name as a payer reads it ('mono' → 'Mono'); 'sandbox' stays itself. */
+const providerName = (provider: string | null) =>
+  provider ? provider.charAt(0).toUpperCase() + provider.slice(1) : 'the registry';
+
+/** The line a payer reads of one lookup: who looked, at what, and what they were given. */
+export function bvnLookupText(lookup: TLookupWords): string {
+  switch (lookup.kind) {
+    case 'bvn_verification':
+      return `Your BVN was verified at the BVN registry through ${providerName(lookup.provider)}`;
+    case 'account_owner': {
+      const account = lookup.account
+        ? `${lookup.account.bankName} ${lookup.account.accountNumber}`
+        : 'an account you linked';
+      return `Who holds ${account} was looked up through ${providerName(lookup.provider)}`;
+    }
+    case 'data_shared': {
+      const items = lookup.items.map((item) => SHARED_ITEM_TEXTS[item]).join(', ');
+      return `${lookup.merchantName ?? 'A merchant'} received your ${items || 'BVN'}`;
+    }
+  }
+}

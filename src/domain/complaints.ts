@@ -1,0 +1,117 @@
+import { formatLagosDateTime } from './payment-date';
+
+/*
+ * A payer's complaint about a payment (docs/payer-consents.md "Complaints"): raised from
+ * /consents, given a reference at once, told to the merchant (webhook payment.complaint_raised)
+ * and to the operator (their list of open complaints), and moved through the states below by one
+ * table, as every lifecycle here is.
+ *
+ * The targets are settings (COMPLAINT_ACKNOWLEDGE_HOURS, COMPLAINT_RESOLVE_DAYS). Their defaults
+ * follow the CBN's published guide to lodging a complaint against a financial institution
+ * (Consumer Protection Department, CPD/GEN/GUIDE/03, 2022): a complaint not acknowledged with a
+ * tracking number within three days, or not resolved within two weeks, may be taken to the CBN.
+ * That guide, not the Consumer Protection Regulations' own text, is what we cite.
+ */
+
+export const COMPLAINT_STATES = [
+  /** Raised by the payer: its reference given, the merchant and the operator told. */
+  'received',
+  /** Someone answerable has read it and said so to the payer. */
+  'acknowledged',
+  /** Settled, with what was done written for the payer. */
+  'resolved',
+] as const;
+export type TComplaintState = (typeof COMPLAINT_STATES)[number];
+
+/** Every move a complaint may make: the states it leaves from and the one it reaches. */
+export const COMPLAINT_TRANSITIONS = {
+  acknowledge: { from: ['received'], to: 'acknowledged' },
+  /** A complaint may be resolved at once, acknowledged or not. */
+  resolve: { from: ['received', 'acknowledged'], to: 'resolved' },
+} as const satisfies Record<string, { from: readonly TComplaintState[]; to: TComplaintState }>;
+export type TComplaintEdge = keyof typeof COMPLAINT_TRANSITIONS;
+
+/** What a payer may complain of, as they pick it. */
+export const COMPLAINT_CATEGORIES = [
+  'not_authorised',
+  'wrong_amount',
+  'charged_twice',
+  'refund_not_received',
+  'other',
+] as const;
+export type TComplaintCategory = (typeof COMPLAINT_CATEGORIES)[number];
+
+export const COMPLAINT_CATEGORY_LABELS: Readonly<Record<TComplaintCategory, string>> = {
+  not_authorised: 'I did not agree to this payment',
+  wrong_amount: 'The amount is wrong',
+  charged_twice: 'I was charged twice',
+  refund_not_received: 'My refund has not arrived',
+  other: 'Something else',
+};
+
+/** The longest account of a complaint a payer may write, and a resolution's note. */
+export const COMPLAINT_DESCRIPTION_MAX = 1_000;
+export const COMPLAINT_RESOLUTION_MAX = 1_000;
+
+/** Defaults of the settings: three days to acknowledge, two weeks to resolve (the CBN's guide). */
+export const DEFAULT_COMPLAINT_ACKNOWLEDGE_HOURS = 72;
+export const DEFAULT_COMPLAINT_RESOLVE_DAYS = 14;
+
+export type TComplaintTargets = { acknowledgeHours: number; resolveDays: number };
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** When a complaint raised at `raisedAt` should be acknowledged and resolved by. */
+export function complaintDeadlines(
+  raisedAt: Date,
+  targets: TComplaintTargets,
+): { acknowledgeBy: Date; resolveBy: Date } {
+  return {
+    acknowledgeBy: new Date(raisedAt.getTime() + targets.acknowledgeHours * HOUR_MS),
+    resolveBy: new Date(raisedAt.getTime() + targets.resolveDays * 24 * HOUR_MS),
+  };
+}
+
+/** A complaint's reference as the payer quotes it: 'CP-' and eight letters or digits. */
+export const COMPLAINT_REFERENCE_PATTERN = /^CP-[0-9A-Z]{8}$/;
+
+/** The letters a reference is made of: no 0/O or 1/I, which a payer misreads over the phone. */
+export const COMPLAINT_REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+export const COMPLAINT_STATE_LABELS: Readonly<Record<TComplaintState, string>> = {
+  received: 'Received',
+  acknowledged: 'Acknowledged',
+  resolved: 'Resolved',
+};
+
+type TComplaintClock = {
+  acknowledgeBy: string;
+  resolveBy: string;
+  acknowledgedAt: string | null;
+  resolvedAt: string | null;
+};
+
+/** One target: when it was met, or by when it should be, said to be late once that has passed. */
+function targetLine(met: string, due: string, by: string, metAt: string | null, now: Date): string {
+  if (metAt) return `${met} ${formatLagosDateTime(metAt)}`;
+  const late = new Date(by).getTime() < now.getTime();
+  return `${due} ${formatLagosDateTime(by)}${late ? ' (late)' : ''}`;
+}
+
+/**
+ * The lines a payer reads under a complaint: each target with when it was met, or by when it
+ * should be, or that it is late. A resolved complaint was acknowledged by its resolution at the
+ * latest (the service sets both).
+ */
+export function complaintClockLines(complaint: TComplaintClock, now: Date): string[] {
+  return [
+    targetLine(
+      'Acknowledged',
+      'To be acknowledged by',
+      complaint.acknowledgeBy,
+      complaint.acknowledgedAt,
+      now,
+    ),
+    targetLine('Resolved', 'To be resolved by', complaint.resolveBy, complaint.resolvedAt, now),
+  ];
+}
