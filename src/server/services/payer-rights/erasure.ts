@@ -9,6 +9,7 @@ import {
   authDiscoveries,
   authSessions,
   bvnCodes,
+  bvnLookups,
   consents,
   dashboardInvitations,
   dataSharingItems,
@@ -153,6 +154,7 @@ async function eraseIdentity(
   await tx.delete(authSessions).where(eq(authSessions.payerId, id));
   await tx.delete(passkeys).where(eq(passkeys.payerId, id));
   await tx.delete(bvnCodes).where(eq(bvnCodes.payerId, id));
+  await tx.delete(bvnLookups).where(eq(bvnLookups.payerId, id));
   await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.payerId, id));
   await tx.delete(eventStreamTickets).where(eq(eventStreamTickets.payerId, id));
   await tx.update(authDiscoveries).set({ payerId: null }).where(eq(authDiscoveries.payerId, id));

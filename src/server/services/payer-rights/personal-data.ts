@@ -37,7 +37,7 @@ export const PERSONAL_DATA_RULES: Record<string, Record<string, TColumnRule>> = 
   },
   bvn_codes: all(
     'erase',
-    'id payer_id bvn_hash bvn_sealed bvn_last4 session_sealed methods method sends created_at expires_at wrong_tries consumed_at superseded_at',
+    'id payer_id bvn_hash bvn_sealed bvn_last4 session_sealed methods method sends created_at expires_at wrong_tries consumed_at superseded_at registry',
   ),
   passkeys: all(
     'erase',
@@ -47,7 +47,10 @@ export const PERSONAL_DATA_RULES: Record<string, Record<string, TColumnRule>> = 
     'erase',
     'id phone_number code_hash created_at expires_at wrong_tries consumed_at superseded_at',
   ),
-  sms_queue: all('erase', 'id phone_number sealed_body not_after created_at sent_at refusal'),
+  sms_queue: all(
+    'erase',
+    'id phone_number sealed_body not_after created_at sent_at refusal provider',
+  ),
   sms_outbox: all('erase', 'id phone_number sealed_body created_at'),
   webauthn_challenges: all(
     'erase',
@@ -99,7 +102,7 @@ export const PERSONAL_DATA_RULES: Record<string, Record<string, TColumnRule>> = 
   },
   future_payment_collections: all(
     MONEY,
-    'id payment_id consent_id trigger amount status due_at notified_at claimed_at claims rounds requested_by account_id provider_reference tries pending_debit failure_code failure_reason created_at updated_at completed_at',
+    'id payment_id consent_id trigger amount status due_at notified_at claimed_at claims rounds requested_by account_id provider_reference tries pending_debit failure_code failure_reason created_at updated_at completed_at notice_sms_id',
   ),
   merchants: all(
     'none',
@@ -131,7 +134,7 @@ export const PERSONAL_DATA_RULES: Record<string, Record<string, TColumnRule>> = 
   payment_attempts: {
     ...all(
       MONEY,
-      'id payment_id consent_id method status stage amount provider provider_reference charge_reference card_brand card_first6 card_last4 card_saved_to card_saved_at transfer_shared_at transfer_details failure_code failure_reason debit_account_id refund refund_reference returned created_at updated_at completed_at',
+      'id payment_id consent_id method status stage amount provider provider_reference charge_reference card_brand card_first6 card_last4 card_saved_to card_saved_at transfer_shared_at transfer_details failure_code failure_reason debit_account_id refund refund_reference returned created_at updated_at completed_at route_note',
     ),
     payer_id: 'pseudonym',
     ...all(
@@ -209,6 +212,26 @@ export const PERSONAL_DATA_RULES: Record<string, Record<string, TColumnRule>> = 
     ),
     payer_id: 'pseudonym',
   },
+  // Providers' health and merchants' routing choices: nothing about a person.
+  provider_health_minutes: all(
+    'none',
+    'capability provider bank minute calls failures timeouts latency',
+  ),
+  provider_health_states: all(
+    'none',
+    'capability provider bank failures_in_a_row eliminated_at eliminated_until eliminated_reason probe_claimed_at counted_since version',
+  ),
+  route_settings: all('none', 'merchant_id capability pinned pinned_at paused updated_at'),
+  // The payer's record of who looked at their BVN: theirs, erased with it.
+  bvn_lookups: all(
+    'erase',
+    'id payer_id kind provider consent_id merchant_id institution_code account_last4 items created_at',
+  ),
+  // A complaint about a payment is kept with the payment's records.
+  payment_complaints: all(
+    MONEY,
+    'id reference payer_id payment_id consent_id merchant_id client_id category description state acknowledge_by resolve_by acknowledged_at resolved_at resolution created_at',
+  ),
   dashboard_audit: all('none', 'id merchant_id staff_id actor action target data created_at'),
   api_request_log: all(
     'none',
