@@ -134,6 +134,23 @@ export const payerRightsRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       ...(await readExport(ctx, request.params.token)),
     }),
   );
+
+  // The SMS's link itself: the same copy, handed to the payer's browser as the file to keep.
+  r.get(
+    '/my-data/:token',
+    {
+      onRequest: ctx.limits.payerExports,
+      schema: { hide: true, params: ZPayerExportParams },
+    },
+    async (request, reply) => {
+      const copy = await readExport(ctx, request.params.token);
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${copy.fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(JSON.stringify(copy.data, null, 2));
+    },
+  );
 };
 
 const ZOperatorPayerRightsResponse = z.object({
