@@ -61,7 +61,7 @@ export type THealthMove =
 export function healthMove(
   standing: THealthStanding,
   failed: boolean,
-  window: THealthWindow,
+  recent: THealthWindow,
   settings: TRoutingSettings,
   now: Date,
 ): THealthMove {
@@ -79,8 +79,8 @@ export function healthMove(
       reason: `after ${standing.failuresInARow} failures in a row`,
     };
   }
-  if (window.calls >= settings.minCalls && window.failures / window.calls >= settings.failureRate) {
-    const reason = `${window.failures} of ${window.calls} calls failed in ${settings.windowSeconds} s`;
+  if (recent.calls >= settings.minCalls && recent.failures / recent.calls >= settings.failureRate) {
+    const reason = `${recent.failures} of ${recent.calls} calls failed in ${settings.windowSeconds} s`;
     return { move: 'eliminate', until, reason };
   }
   return { move: 'none' };
