@@ -117,7 +117,7 @@ describe('Download my data', () => {
     expect(file.data.signIns.length).toBeGreaterThan(0);
 
     // The SMS's link itself hands the same copy to the browser as a file to keep.
-    const kept = await ctx.app.inject({ method: 'GET', url: link![0]! });
+    const kept = await ctx.app.inject({ method: 'GET', url: link![0] });
     expect(kept.statusCode, kept.body).toBe(200);
     expect(kept.headers['content-disposition']).toBe(
       'attachment; filename="oya-money-my-data-2031-05-31.json"',

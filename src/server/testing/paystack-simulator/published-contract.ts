@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import schemas from './paystack-request-schemas.json';
+import { readFileSync } from 'node:fs';
 
 /*
  * Paystack's published request schemas (paystack-request-schemas.json, copied from
@@ -20,7 +20,13 @@ type TOperation = { operationId: string; body: object };
 /** One request the published contract refuses: its operation and why. */
 export type TContractBreach = { operation: string; errors: string };
 
-const OPERATIONS = schemas.operations as Record<string, TOperation>;
+// Read, not imported: the simulator also runs where JSON modules need an import attribute (the
+// browser tests' own process).
+const schemas = JSON.parse(
+  readFileSync(new URL('./paystack-request-schemas.json', import.meta.url), 'utf8'),
+) as { operations: Record<string, TOperation> };
+
+const OPERATIONS = schemas.operations;
 
 /** `POST /customer/{code}/identification` → a pattern matching `/customer/CUS_x/identification`. */
 const patternOf = (path: string) =>
