@@ -15,6 +15,7 @@ import {
   merchantEvents,
   payments,
   sandboxDebits,
+  smsQueue,
   webhookDeliveries,
 } from '../db/schema';
 import { runCollections, scheduleAndNotify } from '../services/payments/collection-runner';
@@ -534,10 +535,16 @@ describe('a revoked consent is never collected', () => {
     // A runner has claimed it (due now, its notice sent the lead before), and has not asked the
     // bank yet.
     await scheduleAndNotify(ctx.context);
-    await ctx.database.db
+    const [noticed] = await ctx.database.db
       .update(futurePaymentCollections)
       .set({ notifiedAt: new Date(clock.now().getTime() - DAY), dueAt: clock.now() })
-      .where(eq(futurePaymentCollections.paymentId, payment!.id));
+      .where(eq(futurePaymentCollections.paymentId, payment!.id))
+      .returning({ smsId: futurePaymentCollections.noticeSmsId });
+    expect(noticed?.smsId).toBeTruthy();
+    await ctx.database.db
+      .update(smsQueue)
+      .set({ sentAt: new Date(clock.now().getTime() - DAY) })
+      .where(eq(smsQueue.id, noticed!.smsId!));
     const claimed = (await claimDueCollections(ctx.database.db, clock.now(), DAY)).find(
       (row) => row.paymentId === payment!.id,
     );

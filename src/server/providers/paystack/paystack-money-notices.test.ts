@@ -160,7 +160,8 @@ describe('A Paystack charge taken in another currency than the naira', () => {
     const first = keepPageToken(consent.paymentId, await payByCard());
     expect(first.json()).toMatchObject({ error: { code: 'CARD_PAYMENT_PROCESSING_FAILED' } });
     const attempt = await attemptOf(consent.paymentId);
-    expect(attempt.stage).toBe('charging');
+    // Unanswered: held as a charge in progress until Paystack is asked (payment-attempts.ts).
+    expect(attempt.stage).toBe('unanswered');
 
     // The same charge reaches Paystack late, in dollars: the card is charged $2,500.00 under our
     // reference, and Paystack's charge.success comes to the notices route.

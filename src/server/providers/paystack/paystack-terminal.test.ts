@@ -513,7 +513,11 @@ describe('Paystack Terminal beside a live key', () => {
       .where(eq(paymentAttempts.id, attemptId));
     const asked = paystack.requests.length;
     clock.advance(ctx.config.reconcileAfterMs + 1_000);
-    expect(await reconcileOwedRefunds(ctx.context)).toEqual({ counts: {}, errors: [] });
+    expect(await reconcileOwedRefunds(ctx.context)).toEqual({
+      counts: {},
+      errors: [],
+      unrouted: 0,
+    });
     expect(paystack.requests.length).toBe(asked);
 
     expect(await recordRefundGivenBack(ctx.context, attemptId, 'rfnd_op_1')).toBe(true);
