@@ -224,8 +224,7 @@ export async function startBvnVerification(
 
 /**
  * Opens a verification of `bvn` at the registries of BVN_REGISTRIES, in the order health routing
- * gives, each asked once (every ask may be billed), recording each ask's outcome for its
- * registry. One that gave no answer (down, a timeout, a 5xx, a refused key) hands the ask to the
+ * gives, each asked once (every ask may be billed). One that gave no answer (down, a timeout, a 5xx, a refused key) hands the ask to the
  * next; one that answered ends it, even to say it holds no such BVN: the registries look up the
  * same NIBSS record, and another would say the same. BVN_REGISTRY_UNAVAILABLE when none answered.
  */
@@ -245,17 +244,11 @@ async function openAtRegistry(
   const order = route.order.length > 0 ? route.order : adapters.lists.bvn;
   for (const name of order) {
     const registry = adapters.portOf(name, 'bvn');
-    const started = performance.now();
+    // Its outcome counts in the registry's health where every port call does (recorded-ports.ts).
     const opened = await registry.startVerification(bvn).then(
       (answer) => ({ answer }),
       () => null,
     );
-    await health.record({
-      capability: 'bvn',
-      provider: name,
-      health: opened ? 'answered' : 'failed',
-      latencyMs: performance.now() - started,
-    });
     if (opened) return { name, registry, opened: opened.answer };
   }
   throw new AppError('BVN_REGISTRY_UNAVAILABLE');
