@@ -17,7 +17,7 @@ import { AppError } from '../app-error';
 import { collectionById, type TCollectionRow } from './future-collections';
 import { sendDebitNotices } from './debit-notices';
 import { noticeLeadMs } from '../../../domain/debit-notices';
-import { isUniqueViolation } from '../../db/database-errors';
+import { isDeadlock, isUniqueViolation } from '../../db/database-errors';
 import { refundsOfPayments } from './refunds';
 
 /*
@@ -103,12 +103,16 @@ async function openCollection(
         AND p.status = 'pending'
         AND (p.amount_type = 'variable' OR p.due_date IS NULL) AND p.amount >= ${amount}::bigint
         AND EXISTS (SELECT 1 FROM future_payment_accounts f WHERE f.payment_id = p.id)
+        AND NOT EXISTS (SELECT 1 FROM future_payment_collections o WHERE o.payment_id = p.id
+          AND o.status IN ('pending', 'collecting'))
       FOR UPDATE OF p
       RETURNING id`);
     const opened = (result as { rows: unknown[] }).rows.length > 0;
     return opened ? collectionById(db, id) : null;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('PAYMENT_IN_PROGRESS');
+    // Another call opened it meanwhile: the unique index said so, or the wait for it ended in a
+    // deadlock PostgreSQL broke by rolling this statement back. Either way nothing was opened here.
+    if (isUniqueViolation(error) || isDeadlock(error)) throw new AppError('PAYMENT_IN_PROGRESS');
     throw error;
   }
 }
