@@ -2,7 +2,7 @@
 // its React bindings, sharing one copy of the script), the classic script that defines
 // window.OyaConsent, and TypeScript declarations. Built from src/sdk by scripts/build-sdk.ts into
 // dist/sdk-package/, publishable with `npm publish ./dist/sdk-package --access public`
-// (docs/sdk.md); src/sdk-package.test.ts packs and installs it as a merchant would.
+// (docs/sdk.md); src/sdk/sdk-package.test.ts packs and installs it as a merchant would.
 //
 // Why a folder the build writes rather than a workspace: the package is src/sdk and one domain
 // file, built by the same esbuild as the hosted script; a second package.json in the repository

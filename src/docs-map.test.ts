@@ -169,4 +169,30 @@ describe('comments and test titles', () => {
       );
     expect(found).toEqual([]);
   });
+
+  /*
+   * A path a comment names (`services/payments/card-tries.ts`) is a file of the tree: read from
+   * the commenting file's folder, the repository's root, src/, src/server/ or src/web/, or as the
+   * end of one file's path. A path under a setting (`DATA_DIR/operator.json`) or the build's
+   * output (`dist/…`) is not the repository's, and is not looked for.
+   */
+  it('name only files that exist', () => {
+    const FILES = ['src', 'scripts', 'tests', 'bench'].flatMap(filesUnder);
+    const COMMENT = /\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+    const PATH = /(?<![\w./$-])((?:[\w.-]+\/)+[\w.-]+\.(?:tsx?|md|sql|json|sh|css))\b/g;
+    const NOT_OURS = /^(?:[A-Z][A-Z_]+|dist|node_modules)\//;
+    const found = (from: string, named: string) =>
+      [path.posix.dirname(from), '', 'src', 'src/server', 'src/web'].some((dir) =>
+        existsSync(path.join(ROOT, dir, named)),
+      ) || FILES.some((file) => file.endsWith(`/${named}`));
+    const missing = FILES.filter((file) => /\.(ts|tsx|mts|mjs|js)$/.test(file)).flatMap((file) =>
+      (read(file).match(COMMENT) ?? []).flatMap((comment) =>
+        [...comment.matchAll(PATH)]
+          .map((match) => match[1]!)
+          .filter((named) => !NOT_OURS.test(named) && !found(file, named))
+          .map((named) => `${file}: ${named}`),
+      ),
+    );
+    expect(missing).toEqual([]);
+  });
 });

@@ -215,7 +215,7 @@ export const cardPaymentTries = pgTable(
     paymentId: text('payment_id')
       .notNull()
       .references(() => payments.id, { onDelete: 'cascade' }),
-    /** HMAC-SHA-256 of the card number under a server secret (services/payments/card-keys.ts). */
+    /** HMAC-SHA-256 of the card number under a server secret (services/payments/card-tries.ts). */
     cardKey: text('card_key').notNull(),
     tries: integer('tries').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
