@@ -76,6 +76,7 @@ import { handleClientError, handleError, handleFrameworkError } from './http-err
 import { answerWrongMethods } from './method-not-allowed';
 import { useDepthLimitedJsonParser } from './json-body';
 import { loggerOptions } from './log-redaction';
+import { SECRET_SETTINGS } from './providers/adapters';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type TRateLimits } from './rate-limits';
 import { applyResponseHeaders } from './response-headers';
 import { serverTimeoutOptions } from './server-timeouts';
@@ -174,7 +175,7 @@ function fastifyOf(options: TAppOptions): FastifyInstance {
     logger:
       options.logger === false
         ? false
-        : { ...loggerOptions(options.config.logLevel), stream: options.logStream },
+        : { ...loggerOptions(options.config.logLevel, SECRET_SETTINGS), stream: options.logStream },
     trustProxy: options.config.trustProxy,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { LIST_SETTING_NAMES, providerLists, type TProviderLists } from './provider-lists';
+import { SETTINGS_BLOCKS, type TProvidersConfig } from './providers/adapters';
 import { DEFAULT_DEBIT_NOTICE_HOURS } from '../domain/debit-notices';
 import { DEFAULT_ROUTING_SETTINGS, type TRoutingSettings } from '../domain/provider-routing';
 import {
@@ -12,10 +13,6 @@ import {
 /** What a process of the server does (ROLE; process-role.ts, docs/deploy.md). */
 export const PROCESS_ROLES = ['all', 'api', 'worker'] as const;
 export type TProcessRole = (typeof PROCESS_ROLES)[number];
-
-/** Africa's Talking's live API host, and its sandbox's (for the sandbox app's username). */
-export const AFRICASTALKING_LIVE_URL = 'https://api.africastalking.com';
-export const AFRICASTALKING_SANDBOX_URL = 'https://api.sandbox.africastalking.com';
 
 const ZEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -51,74 +48,12 @@ const ZEnv = z.object({
    * (docs/providers/africastalking.md) is named.
    */
   SMS_PROVIDER: z.enum(['sandbox', 'termii', 'africastalking']).default('sandbox'),
-  /** Termii's API key, from its dashboard; sent in the body of each call, never logged. */
-  TERMII_API_KEY: z.string().optional(),
-  /** The sender ID registered with Termii (3 to 11 characters): what the payer's phone shows. */
-  TERMII_SENDER_ID: z
-    .string()
-    .min(3, 'must be the sender ID registered with Termii: 3 to 11 characters')
-    .max(11, 'must be the sender ID registered with Termii: 3 to 11 characters')
-    .optional(),
-  /** Termii's API: the address its dashboard names for the account, or a simulator of it. */
-  TERMII_BASE_URL: z.url().default('https://api.ng.termii.com'),
-  /** Africa's Talking's application username ('sandbox' for its sandbox app). */
-  AFRICASTALKING_USERNAME: z.string().optional(),
-  /** Africa's Talking's API key: sent as the `apiKey` header of each call, never logged. */
-  AFRICASTALKING_API_KEY: z.string().optional(),
-  /** The alphanumeric sender ID or short code registered with Africa's Talking (`from`). */
-  AFRICASTALKING_SENDER_ID: z
-    .string()
-    .max(11, "must be the sender ID registered with Africa's Talking: at most 11 characters")
-    .optional(),
-  /** Africa's Talking's API: its live host, its sandbox's, or a simulator of it. */
-  AFRICASTALKING_BASE_URL: z.url().default(AFRICASTALKING_LIVE_URL),
   /** Who proves a payer's BVN and an account's owner (docs/providers/mono.md). */
   BVN_REGISTRY: z.enum(['sandbox', 'mono']).default('sandbox'),
-  /** Mono's secret key (its dashboard's Lookup app): sent as `mono-sec-key`, never logged. */
-  MONO_SECRET_KEY: z.string().optional(),
-  /** Mono's API, or a simulator of it. */
-  MONO_BASE_URL: z.url().default('https://api.withmono.com'),
   /** Who sets up the alternate service's and paper mandates (docs/providers/remita.md). */
   MANDATE_PROVIDER: z.enum(['sandbox', 'remita']).default('sandbox'),
-  /** Remita's merchant (biller) id. */
-  REMITA_MERCHANT_ID: z.string().optional(),
-  /** The Remita service type the debits are collected under. */
-  REMITA_SERVICE_TYPE_ID: z.string().optional(),
-  /** Remita's API key: it ends every request hash; never logged. */
-  REMITA_API_KEY: z.string().optional(),
-  /** Remita's API token, hashed into the OTP activation calls; never logged. */
-  REMITA_API_TOKEN: z.string().optional(),
-  /** Remita's host: its live one, its demo one (https://remitademo.net) or a simulator of it. */
-  REMITA_BASE_URL: z.url().default('https://login.remita.net'),
   /** Who moves money: the sandbox network (docs/sandbox.md) unless another adapter is named. */
   PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
-  /** Paystack's secret key (docs/providers/paystack.md): its test mode's or its live one's. */
-  PAYSTACK_SECRET_KEY: z
-    .string()
-    .regex(/^sk_(test|live)_\S+$/, 'must be a Paystack secret key, sk_test_… or sk_live_…')
-    .optional(),
-  /** Paystack's API; another address only for a simulator of it. */
-  PAYSTACK_BASE_URL: z.url().default('https://api.paystack.co'),
-  /**
-   * Monnify (docs/providers/monnify.md): its API key, client secret (which also signs its
-   * notices) and contract code, all three or none; its host (the live one by default; its
-   * sandbox is https://sandbox.monnify.com); and the wallet payouts are sent from, without which
-   * Monnify offers no payouts.
-   */
-  MONNIFY_API_KEY: z
-    .string()
-    .regex(/^MK_(TEST|PROD)_\S+$/, 'must be a Monnify API key, MK_TEST_… or MK_PROD_…')
-    .optional(),
-  MONNIFY_SECRET_KEY: z.string().min(16, 'must be the Monnify client secret').optional(),
-  MONNIFY_CONTRACT_CODE: z
-    .string()
-    .regex(/^\d+$/, 'must be the digits of a Monnify contract code')
-    .optional(),
-  MONNIFY_BASE_URL: z.url().default('https://api.monnify.com'),
-  MONNIFY_WALLET_ACCOUNT_NUMBER: z
-    .string()
-    .regex(/^\d{10}$/, 'must be a 10-digit account number')
-    .optional(),
   /**
    * The chip terminal: the sandbox's Bluetooth reader, or Paystack Terminal's push payment
    * requests (docs/providers/paystack-terminal.md), which need PAYSTACK_SECRET_KEY.
@@ -276,6 +211,13 @@ const ZEnv = z.object({
   ...Object.fromEntries(LIST_SETTING_NAMES.map((name) => [name, z.string().optional()])),
 });
 
+/** Each provider's own settings (its descriptor, providers/<name>/descriptor.ts). */
+const ZProviderEnv = z.object(
+  Object.fromEntries(
+    SETTINGS_BLOCKS.flatMap((settings) => Object.entries(settings.env as z.ZodRawShape)),
+  ),
+);
+
 /** A 32-byte key written as 64 hex digits or in base64 (padded or not, or base64url). */
 function parseSecretsKey(text: string): Buffer | null {
   const trimmed = text.trim();
@@ -285,7 +227,11 @@ function parseSecretsKey(text: string): Buffer | null {
   return key.length === 32 ? key : null;
 }
 
-export type TConfig = {
+/**
+ * The server's configuration: its own settings, and each provider's (`config.paystack`,
+ * `config.monnify`, …: null unless they are there), typed from the composition table.
+ */
+export type TConfig = TProvidersConfig & {
   port: number;
   host: string;
   dataDir: string;
@@ -308,49 +254,27 @@ export type TConfig = {
    * Africa's Talking (docs/providers/africastalking.md), with `africastalking` set.
    */
   smsProvider: string;
-  /** Termii's key, registered sender ID and API; null unless its settings are there. */
-  termii: { apiKey: string; senderId: string; baseUrl: string } | null;
-  /** Africa's Talking's username, key, registered sender ID and API; null unless chosen. */
-  africastalking: { username: string; apiKey: string; senderId: string; baseUrl: string } | null;
   /**
    * The BVN registry: the sandbox's, or Mono Lookup (NIBSS's iGree and account-number lookup,
    * docs/providers/mono.md), whose key and API are then `mono`.
    */
   bvnRegistry: 'sandbox' | 'mono';
-  mono: { secretKey: string; baseUrl: string } | null;
   /**
    * Who sets up the alternate service's and paper mandates and debits them: the sandbox's, or
    * Remita Direct Debit (docs/providers/remita.md), whose credentials are then `remita`.
    */
   mandateProvider: 'sandbox' | 'remita';
-  remita: {
-    merchantId: string;
-    serviceTypeId: string;
-    apiKey: string;
-    apiToken: string;
-    baseUrl: string;
-  } | null;
   /**
    * Who moves money: 'sandbox' is the simulated bank and card network of docs/sandbox.md;
    * 'paystack' is Paystack (docs/providers/paystack.md), with `paystack` set.
    */
   paymentProvider: 'sandbox' | 'paystack';
   /**
-   * Each capability's providers in order (provider-lists.ts): the first serves new work, the
-   * rest stand by; a row's later calls go to the provider it names, whichever is first.
+   * Each capability's providers in order (provider-lists.ts): the first healthy one serves new
+   * work (docs/routing.md), the rest stand by; a row's later calls go to the provider it names,
+   * whichever is first.
    */
   providerLists: TProviderLists;
-  /** Paystack's key, its mode (from the key: sk_test_ or sk_live_) and API; null without a key. */
-  paystack: { secretKey: string; mode: 'test' | 'live'; baseUrl: string } | null;
-  /** Monnify's credentials, its mode (from the API key) and API; null unless all three keys are set. */
-  monnify: {
-    apiKey: string;
-    secretKey: string;
-    contractCode: string;
-    mode: 'test' | 'live';
-    baseUrl: string;
-    walletAccountNumber: string | null;
-  } | null;
   /** The chip terminal: the sandbox's reader, or Paystack Terminal (beside `paystack`). */
   terminalProvider: 'sandbox' | 'paystack';
   sandboxCardTimeoutMs: number;
@@ -410,135 +334,16 @@ function parseTrustProxy(value: string): TConfig['trustProxy'] {
     .filter(Boolean);
 }
 
-/**
- * Africa's Talking's settings where they are all there, or SMS_PROVIDER names it (then all three
- * are required); null otherwise.
- * The sandbox app's username answers only on the sandbox's host: with the live one, every message
- * would be refused, so the start says which host to set.
- */
-function africasTalkingOf(e: z.infer<typeof ZEnv>): TConfig['africastalking'] {
-  const given = e.AFRICASTALKING_USERNAME && e.AFRICASTALKING_API_KEY && e.AFRICASTALKING_SENDER_ID;
-  if (e.SMS_PROVIDER !== 'africastalking' && !given) return null;
-  const required = (name: string, value: string | undefined): string => {
-    if (!value) {
-      throw new Error(
-        `Invalid configuration: ${name} is required with SMS_PROVIDER=africastalking`,
-      );
-    }
-    return value;
-  };
-  const username = required('AFRICASTALKING_USERNAME', e.AFRICASTALKING_USERNAME);
-  const apiKey = required('AFRICASTALKING_API_KEY', e.AFRICASTALKING_API_KEY);
-  const senderId = required('AFRICASTALKING_SENDER_ID', e.AFRICASTALKING_SENDER_ID);
-  const baseUrl = e.AFRICASTALKING_BASE_URL.replace(/\/+$/, '');
-  if (username === 'sandbox' && baseUrl === AFRICASTALKING_LIVE_URL) {
-    throw new Error(
-      `Invalid configuration: AFRICASTALKING_USERNAME=sandbox is Africa's Talking's sandbox app: set AFRICASTALKING_BASE_URL=${AFRICASTALKING_SANDBOX_URL}`,
-    );
-  }
-  return { username, apiKey, senderId, baseUrl };
-}
-
-/** Each provider's settings that a single-name setting calls for, all there, or one clear line. */
-function checkProviderSettings(e: z.infer<typeof ZEnv>): void {
-  if (e.PAYMENT_PROVIDER === 'paystack' && !e.PAYSTACK_SECRET_KEY) {
-    throw new Error(
-      'Invalid configuration: PAYSTACK_SECRET_KEY is required with PAYMENT_PROVIDER=paystack',
-    );
-  }
-  if (e.TERMINAL_PROVIDER === 'paystack' && !e.PAYSTACK_SECRET_KEY) {
-    throw new Error(
-      'Invalid configuration: PAYSTACK_SECRET_KEY is required with TERMINAL_PROVIDER=paystack',
-    );
-  }
-  for (const name of ['TERMII_API_KEY', 'TERMII_SENDER_ID'] as const) {
-    if (e.SMS_PROVIDER === 'termii' && !e[name]) {
-      throw new Error(`Invalid configuration: ${name} is required with SMS_PROVIDER=termii`);
-    }
-  }
-  const remitaKeys = [
-    'REMITA_MERCHANT_ID',
-    'REMITA_SERVICE_TYPE_ID',
-    'REMITA_API_KEY',
-    'REMITA_API_TOKEN',
-  ] as const;
-  for (const name of remitaKeys) {
-    if (e.MANDATE_PROVIDER === 'remita' && !e[name]) {
-      throw new Error(`Invalid configuration: ${name} is required with MANDATE_PROVIDER=remita`);
-    }
-  }
-  if (e.BVN_REGISTRY === 'mono' && !e.MONO_SECRET_KEY) {
-    throw new Error('Invalid configuration: MONO_SECRET_KEY is required with BVN_REGISTRY=mono');
-  }
-  const monnifyKeys = ['MONNIFY_API_KEY', 'MONNIFY_SECRET_KEY', 'MONNIFY_CONTRACT_CODE'] as const;
-  const monnifyGiven = monnifyKeys.filter((name) => e[name]);
-  if (monnifyGiven.length > 0 && monnifyGiven.length < monnifyKeys.length) {
-    const missing = monnifyKeys.filter((name) => !e[name]).join(', ');
-    throw new Error(
-      `Invalid configuration: Monnify needs MONNIFY_API_KEY, MONNIFY_SECRET_KEY and MONNIFY_CONTRACT_CODE together; missing ${missing}`,
-    );
-  }
-}
-
-type TProviderSettings = Pick<
-  TConfig,
-  'termii' | 'africastalking' | 'mono' | 'remita' | 'paystack' | 'monnify'
->;
-
-/** Each provider's settings, where they are there: its adapter is built then (registry.ts). */
-function providerSettingsOf(e: z.infer<typeof ZEnv>): TProviderSettings {
-  return {
-    termii:
-      e.TERMII_API_KEY && e.TERMII_SENDER_ID
-        ? {
-            apiKey: e.TERMII_API_KEY,
-            senderId: e.TERMII_SENDER_ID,
-            baseUrl: e.TERMII_BASE_URL.replace(/\/+$/, ''),
-          }
-        : null,
-    africastalking: africasTalkingOf(e),
-    mono: e.MONO_SECRET_KEY
-      ? { secretKey: e.MONO_SECRET_KEY, baseUrl: e.MONO_BASE_URL.replace(/\/+$/, '') }
-      : null,
-    remita:
-      e.REMITA_MERCHANT_ID && e.REMITA_SERVICE_TYPE_ID && e.REMITA_API_KEY && e.REMITA_API_TOKEN
-        ? {
-            merchantId: e.REMITA_MERCHANT_ID,
-            serviceTypeId: e.REMITA_SERVICE_TYPE_ID,
-            apiKey: e.REMITA_API_KEY,
-            apiToken: e.REMITA_API_TOKEN,
-            baseUrl: e.REMITA_BASE_URL.replace(/\/+$/, ''),
-          }
-        : null,
-    paystack: e.PAYSTACK_SECRET_KEY
-      ? {
-          secretKey: e.PAYSTACK_SECRET_KEY,
-          mode: e.PAYSTACK_SECRET_KEY.startsWith('sk_live_') ? 'live' : 'test',
-          baseUrl: e.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
-        }
-      : null,
-    monnify:
-      e.MONNIFY_API_KEY && e.MONNIFY_SECRET_KEY && e.MONNIFY_CONTRACT_CODE
-        ? {
-            apiKey: e.MONNIFY_API_KEY,
-            secretKey: e.MONNIFY_SECRET_KEY,
-            contractCode: e.MONNIFY_CONTRACT_CODE,
-            mode: e.MONNIFY_API_KEY.startsWith('MK_PROD_') ? 'live' : 'test',
-            baseUrl: e.MONNIFY_BASE_URL.replace(/\/+$/, ''),
-            walletAccountNumber: e.MONNIFY_WALLET_ACCOUNT_NUMBER ?? null,
-          }
-        : null,
-  };
-}
-
 /** Parses the environment once at start-up; a bad value stops the start with one clear line. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): TConfig {
   const present = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
   );
   const parsed = ZEnv.safeParse(present);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  const parsedProviders = ZProviderEnv.safeParse(present);
+  const failed = parsed.error ?? parsedProviders.error;
+  if (!parsed.success || !parsedProviders.success) {
+    const issue = failed?.issues[0];
     throw new Error(`Invalid configuration: ${issue?.path.join('.')} ${issue?.message}`);
   }
   const e = parsed.data;
@@ -560,13 +365,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: ROLE=worker works on jobs; JOBS_WORK=off leaves it none',
     );
   }
-  checkProviderSettings(e);
+  // A provider's settings are read, and checked against the lists, with the single-name
+  // settings that call for it (PAYMENT_PROVIDER, SMS_PROVIDER, …) beside them.
+  const providerEnv = { ...e, ...parsedProviders.data };
+  const providers = Object.fromEntries(
+    SETTINGS_BLOCKS.map((settings) => [settings.key, settings.read(providerEnv)]),
+  ) as TProvidersConfig;
   const lists = providerLists(present);
-  if (lists.payouts.includes('monnify') && !e.MONNIFY_WALLET_ACCOUNT_NUMBER) {
-    throw new Error(
-      'Invalid configuration: MONNIFY_WALLET_ACCOUNT_NUMBER is required when Monnify sends payouts (PAYOUT_PROVIDERS)',
-    );
-  }
+  for (const settings of SETTINGS_BLOCKS) settings.check?.(providerEnv, lists);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const extraOrigins = (e.WEBAUTHN_ORIGINS ?? '')
     .split(',')
@@ -595,7 +401,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mandateProvider: e.MANDATE_PROVIDER,
     paymentProvider: e.PAYMENT_PROVIDER,
     providerLists: lists,
-    ...providerSettingsOf(e),
+    ...providers,
     terminalProvider: e.TERMINAL_PROVIDER,
     sandboxCardTimeoutMs: e.SANDBOX_CARD_TIMEOUT_MS,
     cardAnswerWaitMs: e.CARD_ANSWER_WAIT_MS,

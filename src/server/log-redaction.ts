@@ -96,12 +96,17 @@ export const REDACTED_FIELDS = [
   'track2',
 ] as const;
 
-const redactedPaths = REDACTED_FIELDS.flatMap((field) =>
-  ['', '*.', '*.*.', '*.*.*.'].map((prefix) => `${prefix}${field}`),
-);
+/** A field censored at any of a line's first four levels. */
+const atAnyLevel = (fields: readonly string[]) =>
+  fields.flatMap((field) => ['', '*.', '*.*.', '*.*.*.'].map((prefix) => `${prefix}${field}`));
 
-/** Logger options of the app: the serializers above and headers that carry credentials. */
-export function loggerOptions(level: string) {
+const redactedPaths = atAnyLevel(REDACTED_FIELDS);
+
+/**
+ * Logger options of the app: the serializers above, headers that carry credentials, and the
+ * providers' secret settings (`secretSettings`: each descriptor's, providers/adapters.ts).
+ */
+export function loggerOptions(level: string, secretSettings: readonly string[] = []) {
   return {
     level,
     mixin: traceOfLine,
@@ -112,6 +117,7 @@ export function loggerOptions(level: string) {
         'req.headers.cookie',
         `req.headers["${IDENTIFY_TO_HEADER}"]`,
         ...redactedPaths,
+        ...atAnyLevel(secretSettings),
       ],
       censor: '[redacted]',
     },

@@ -1,8 +1,10 @@
-import { CAPABILITIES, type TCapability } from '../domain/capabilities';
+import type { TCapability } from '../domain/capabilities';
+import { PROVIDERS } from './providers/adapters';
 
 /*
  * Which providers serve each capability, in order (docs/going-live.md "Providers by capability"):
- * the first takes new work, the rest stand by (routing by health comes later). Read once at
+ * the first takes new work and the rest stand by, unless the providers' recorded health routes
+ * new work past the first (docs/routing.md). Read once at
  * start-up from the environment; a list naming a provider whose settings are missing, or one that
  * does not serve the capability, stops the start with one clear line.
  *
@@ -25,48 +27,26 @@ import { CAPABILITIES, type TCapability } from '../domain/capabilities';
  * names only the sandbox leaves its capability off then; one written out is refused).
  */
 
-/** The capabilities Paystack's adapter serves (its terminal is an adapter of its own). */
-export const PAYSTACK_SERVES = [
-  'cards',
-  'banks',
-  'transfersIn',
-  'debits',
-  'payouts',
-  'refunds',
-  'settlement',
-  'notices',
-] as const satisfies readonly TCapability[];
-
-/** What each provider serves, by the name the settings call it. */
-export const PROVIDER_SERVES: Readonly<Record<string, readonly TCapability[]>> = {
-  sandbox: CAPABILITIES,
-  paystack: PAYSTACK_SERVES,
-  'paystack-terminal': ['acquirer'],
-  mono: ['bvn'],
-  remita: ['mandates'],
-  monnify: ['cards', 'banks', 'transfersIn', 'payouts', 'refunds', 'settlement', 'notices'],
-  termii: ['sms'],
-  africastalking: ['sms'],
-};
+/** What each provider serves, by the name the settings call it (providers/adapters.ts). */
+export const PROVIDER_SERVES: Readonly<Record<string, readonly TCapability[]>> = Object.fromEntries(
+  PROVIDERS.map((provider) => [provider.name, provider.serves]),
+);
 
 /**
  * The provider whose settlement report holds the money an adapter took, where that is another
  * adapter's (a Paystack Terminal request's transaction is in Paystack's): what `npm run
  * ledger:check` matches that adapter's rows with.
  */
-export const SETTLED_IN: Readonly<Record<string, string>> = { 'paystack-terminal': 'paystack' };
+export const SETTLED_IN: Readonly<Record<string, string>> = Object.fromEntries(
+  PROVIDERS.flatMap((provider) =>
+    'settledIn' in provider && provider.settledIn ? [[provider.name, provider.settledIn]] : [],
+  ),
+);
 
 /** The settings a provider cannot work without; the sandbox needs none. */
-export const PROVIDER_SETTINGS: Readonly<Record<string, readonly string[]>> = {
-  sandbox: [],
-  paystack: ['PAYSTACK_SECRET_KEY'],
-  'paystack-terminal': ['PAYSTACK_SECRET_KEY'],
-  mono: ['MONO_SECRET_KEY'],
-  remita: ['REMITA_MERCHANT_ID', 'REMITA_SERVICE_TYPE_ID', 'REMITA_API_KEY', 'REMITA_API_TOKEN'],
-  monnify: ['MONNIFY_API_KEY', 'MONNIFY_SECRET_KEY', 'MONNIFY_CONTRACT_CODE'],
-  termii: ['TERMII_API_KEY', 'TERMII_SENDER_ID'],
-  africastalking: ['AFRICASTALKING_USERNAME', 'AFRICASTALKING_API_KEY', 'AFRICASTALKING_SENDER_ID'],
-};
+export const PROVIDER_SETTINGS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  PROVIDERS.map((provider) => [provider.name, provider.settings?.required ?? []]),
+);
 
 /** Each capability's providers, in order: the first serves new work. */
 export type TProviderLists = Readonly<Record<TCapability, readonly string[]>>;

@@ -1,125 +1,37 @@
 import { CAPABILITIES, type TCapability } from '../../domain/capabilities';
-import type { TClock } from '../clock';
 import type { TConfig } from '../config';
-import type { TDb } from '../db/database';
 import type { TProviderLists } from '../provider-lists';
-import type { TSandboxCardNetwork } from '../sandbox/sandbox-card-network';
-import type { TSandboxCodeDelivery } from '../sandbox/sandbox-bvn-registry';
-import { sandboxPaymentProvider } from '../sandbox/sandbox-provider';
 import { AppError } from '../services/app-error';
 import { capabilityName, offPort, usable } from './off';
-import type { TPaymentPorts, TPaymentProviders, TPayoutsPort, TSettlementPort } from './payments';
+import { PROVIDERS, settingsOf } from './adapters';
+import type { TAdapter, TAdapterDeps, TProviderDescriptor } from './descriptor';
+import type { TPaymentPorts, TPaymentProviders, TSettlementPort } from './payments';
 import { PROVIDER_CAPABILITIES, type TProviderCapability } from './payments';
-import { monoBvnRegistry } from './mono/mono-registry';
-import { paystackProvider, paystackTerminalProvider } from './paystack/paystack-provider';
-import { remitaProvider } from './remita/remita-provider';
-import { monnifyProvider } from './monnify/monnify-provider';
 
 /*
  * The adapters by provider name (ARCHITECTURE.md "Two providers per capability"): every provider
- * whose settings are there is built at start-up, whether or not a capability's list puts it
- * first, so a row a provider took still reaches it after the lists change. New work takes the
- * first of each capability's list (provider-lists.ts); every later call about money (a requery,
- * a refund, a give-back, a notice, a settlement line) asks `portOf(row.provider, capability)`.
- *
- * A new adapter is a folder exporting a factory and one line of ADAPTER_FACTORIES below, plus its
- * name, what it serves and its settings in provider-lists.ts (docs/providers/README.md).
+ * of the composition table (providers/adapters.ts) whose settings are there is built at
+ * start-up, whether or not a capability's list puts it first, so a row a provider took still
+ * reaches it after the lists change. New work takes the first of each capability's list
+ * (provider-lists.ts); every later call about money (a requery, a refund, a give-back, a notice,
+ * a settlement line) asks `portOf(row.provider, capability)`.
  */
 
-/** One provider's adapter: its name and the ports it serves, each naming it (`provider`). */
-export type TAdapter = { readonly name: string } & Partial<TPaymentPorts>;
-
-/** What an adapter may be built from besides the configuration. */
-export type TAdapterDeps = {
-  db: TDb;
-  clock: TClock;
-  /** The sandbox card network (its 3-D Secure page and fixtures), shared with its controls. */
-  sandboxCards: TSandboxCardNetwork;
-  /** Where the sandbox registry's BVN codes go: the server's SMS outbox. */
-  deliverBvnCode?: TSandboxCodeDelivery | undefined;
-  /** The payouts port of new work, once the registry is built (Remita gives back by payout). */
-  payouts: () => TPayoutsPort;
-};
-
-/** Builds a provider's adapter; null when its settings are not there. */
-export type TAdapterFactory = (config: TConfig, deps: TAdapterDeps) => TAdapter | null;
+export type { TAdapter, TAdapterDeps } from './descriptor';
 
 /** A live key moves real money: no sandbox stands in for what its providers lack. */
 export const isLive = (config: Pick<TConfig, 'paystack'>): boolean =>
   config.paystack?.mode === 'live';
 
-/** Every adapter this server can run, by the name the settings and the rows call it. */
-export const ADAPTER_FACTORIES: Readonly<Record<string, TAdapterFactory>> = {
-  sandbox: (config, deps) =>
-    isLive(config)
-      ? null
-      : {
-          name: 'sandbox',
-          ...sandboxPaymentProvider({
-            cards: deps.sandboxCards,
-            db: deps.db,
-            clock: deps.clock,
-            answerDelayMs: config.sandboxAnswerDelayMs,
-            deliverBvnCode: deps.deliverBvnCode,
-          }),
-        },
-  paystack: (config, { db, clock }) =>
-    config.paystack && {
-      name: 'paystack',
-      ...paystackProvider({ ...paystackKey(config.paystack), db, clock }),
-    },
-  // A terminal's payment is refunded by a refund of the transaction it produced: Paystack's.
-  'paystack-terminal': (config, { db, clock }) =>
-    config.paystack && {
-      name: 'paystack-terminal',
-      acquirer: paystackTerminalProvider({ ...paystackKey(config.paystack), db, clock }),
-      refunds: paystackProvider({ ...paystackKey(config.paystack), db, clock }).refunds,
-    },
-  monnify: (config, { db, clock }) => {
-    if (!config.monnify) return null;
-    const { cards, banks, transfersIn, refunds, payouts, notices, settlement } = monnifyProvider({
-      ...config.monnify,
-      db,
-      clock,
-    });
-    return {
-      name: 'monnify',
-      cards,
-      banks,
-      transfersIn,
-      refunds,
-      notices,
-      settlement,
-      ...(payouts ? { payouts } : {}),
-    };
-  },
-  mono: (config) => config.mono && { name: 'mono', bvn: monoBvnRegistry(config.mono) },
-  remita: (config, { db, clock, payouts }) =>
-    config.remita && {
-      name: 'remita',
-      mandates: remitaProvider({
-        credentials: config.remita,
-        db,
-        clock,
-        payouts: later(payouts),
-      }),
-    },
-};
-
-const paystackKey = (paystack: NonNullable<TConfig['paystack']>) => ({
-  secretKey: paystack.secretKey,
-  baseUrl: paystack.baseUrl,
-});
-
-/** The payouts of new work, asked for at each call (the registry is built after Remita). */
-function later(payouts: () => TPayoutsPort): TPayoutsPort {
-  return {
-    get provider() {
-      return payouts().provider;
-    },
-    payOut: (request) => payouts().payOut(request),
-    requeryPayout: (reference) => payouts().requeryPayout(reference),
-  };
+/** Every payment adapter of the table whose settings are there, in the table's order. */
+function builtAdapters(config: TConfig, deps: TAdapterDeps): TAdapter[] {
+  return PROVIDERS.flatMap((listed) => {
+    const provider = listed as TProviderDescriptor;
+    const settings = settingsOf(config, provider);
+    if (!provider.adapter || settings === null) return [];
+    const adapter = provider.adapter(settings, deps);
+    return adapter?.name === provider.name ? [adapter] : [];
+  });
 }
 
 /**
@@ -155,7 +67,7 @@ export type TProviderRegistry = {
 /** Builds every configured adapter, then the record of new work from the lists. */
 export function buildRegistry(
   config: TConfig,
-  deps: Omit<TAdapterDeps, 'payouts'>,
+  deps: Omit<TAdapterDeps, 'payouts' | 'live' | 'sandboxAnswerDelayMs'>,
   decorate: (settlement: TSettlementPort, payments: TPaymentProviders) => TSettlementPort = (
     settlement,
   ) => settlement,
@@ -165,9 +77,11 @@ export function buildRegistry(
     if (!built.payments) throw new Error('The registry is not built yet');
     return usable(built.payments.payouts);
   };
-  const adapters = Object.entries(ADAPTER_FACTORIES).flatMap(([name, factory]) => {
-    const adapter = factory(config, { ...deps, payouts });
-    return adapter?.name === name ? [adapter] : [];
+  const adapters = builtAdapters(config, {
+    ...deps,
+    payouts,
+    live: isLive(config),
+    sandboxAnswerDelayMs: config.sandboxAnswerDelayMs,
   });
   const registry = registryOf(config.providerLists, adapters);
   const payments = {

@@ -1,41 +1,15 @@
 import type { TConfig } from '../config';
 import type { TDb } from '../db/database';
-import { smsOutbox } from '../db/schema';
-import { sandboxSmsLabel, smsSeal } from '../services/identity/sms-seal';
-import { SANDBOX_UNREACHABLE_PHONE } from '../sandbox/fixtures';
-import { SmsNotSent, type TSmsProviders, type TSmsSender } from './sms-port';
-import { africasTalkingSmsSender } from './africastalking/africastalking-sender';
-import { termiiSmsSender } from './termii/termii-sender';
+import type { TSmsProviders, TSmsSender } from './sms-port';
+import { providerNamed, settingsOf } from './adapters';
 
 // The port is declared in sms-port.ts, which the adapters chosen here import; its users take it
 // from here, beside the choice of adapter.
 export { SmsNotSent, type TSmsProviders, type TSmsSender } from './sms-port';
-
-/**
- * The sandbox provider: nothing is delivered; every message lands in the outbox that
- * /sandbox/messages lists, so a person or a test can read the code. It is kept sealed to its
- * number, as the queue keeps it: a copy of the database reads no code there. One number it
- * refuses for good (SANDBOX_UNREACHABLE_PHONE), as a provider refuses one it cannot reach.
- */
-export function sandboxSmsSender(db: TDb): TSmsSender {
-  return {
-    async send(phoneNumber, body) {
-      if (phoneNumber === SANDBOX_UNREACHABLE_PHONE) {
-        throw new SmsNotSent('The sandbox does not reach this number', false, 'number');
-      }
-      const seal = await smsSeal(db);
-      await db
-        .insert(smsOutbox)
-        .values({ phoneNumber, sealedBody: seal.seal(body, sandboxSmsLabel(phoneNumber)) });
-    },
-  };
-}
+export { sandboxSmsSender } from '../sandbox/sandbox-sms';
 
 /** Every provider of SMS_PROVIDERS (or SMS_PROVIDER), each built once, when the app is. */
-export function smsProvidersFor(
-  config: Pick<TConfig, 'providerLists' | 'termii' | 'africastalking'>,
-  db: TDb,
-): TSmsProviders {
+export function smsProvidersFor(config: TConfig, db: TDb): TSmsProviders {
   return smsProvidersOf(
     config.providerLists.sms.map((name) => [name, smsSenderNamed(name, config, db)] as const),
   );
@@ -54,27 +28,11 @@ export function smsProvidersOf(senders: readonly (readonly [string, TSmsSender])
   };
 }
 
-/** The adapter of one provider of the SMS list. */
-function smsSenderNamed(
-  name: string,
-  config: Pick<TConfig, 'termii' | 'africastalking'>,
-  db: TDb,
-): TSmsSender {
-  switch (name) {
-    case 'sandbox':
-      return sandboxSmsSender(db);
-    case 'termii':
-      // loadConfig refuses a list naming termii without its settings.
-      if (!config.termii) throw new Error('SMS_PROVIDERS names termii without its configuration');
-      return termiiSmsSender(config.termii);
-    case 'africastalking':
-      // loadConfig refuses a list naming africastalking without its settings.
-      if (!config.africastalking) {
-        throw new Error('SMS_PROVIDERS names africastalking without its configuration');
-      }
-      return africasTalkingSmsSender(config.africastalking);
-    default:
-      // loadConfig refuses a name that sends no SMS.
-      throw new Error(`No SMS adapter is named ${name}`);
-  }
+/** The adapter of one provider of the SMS list (loadConfig refuses a list it could not build). */
+function smsSenderNamed(name: string, config: TConfig, db: TDb): TSmsSender {
+  const descriptor = providerNamed(name);
+  if (!descriptor?.sms) throw new Error(`No SMS adapter is named ${name}`);
+  const settings = settingsOf(config, descriptor);
+  if (settings === null) throw new Error(`SMS_PROVIDERS names ${name} without its configuration`);
+  return descriptor.sms(settings, { db });
 }

@@ -11,14 +11,9 @@ import { CARD_ASKING_WINDOW_MS } from '../../domain/payment-attempts';
 import { paymentAttempts, payments } from '../db/schema';
 import { attemptViewOf } from '../services/payments/attempt-view';
 import { CALLED_OFF_ASK_EVERY_MS, reconcileLostAttempts } from '../services/payments/lost-attempts';
-import {
-  startMonnifySimulator,
-  type TMonnifySimulator,
-} from '../testing/monnify-simulator/monnify-simulator';
-import {
-  startPaystackSimulator,
-  type TPaystackSimulator,
-} from '../testing/paystack-simulator/paystack-simulator';
+import type { TMonnifySimulator } from '../testing/monnify-simulator/monnify-simulator';
+import type { TPaystackSimulator } from '../testing/paystack-simulator/paystack-simulator';
+import { startPaystackAndMonnify, type TPaystackAndMonnify } from '../testing/two-providers';
 import { consentWithPayment, ledgerKinds, payByCard } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
 
@@ -28,32 +23,23 @@ const clock = testClock(new Date());
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let paystack: TPaystackSimulator;
 let monnify: TMonnifySimulator;
+let two: TPaystackAndMonnify | undefined;
 
 beforeAll(async () => {
   // Neither simulator's notices reach the server: what Paystack took is learnt by asking it.
-  paystack = await startPaystackSimulator({ secretKey: PAYSTACK_KEY, clock: () => clock.now() });
-  monnify = await startMonnifySimulator({ clock: () => clock.now() });
-  ctx = await startTestApp({
+  two = await startPaystackAndMonnify({
+    paystackKey: PAYSTACK_KEY,
     clock,
-    webhookDelivery: 'manual',
+    notices: false,
     env: {
-      PAYMENT_PROVIDER: 'paystack',
       CARD_PROVIDERS: 'paystack,monnify',
-      PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
-      PAYSTACK_BASE_URL: paystack.url,
-      MONNIFY_API_KEY: monnify.apiKey,
-      MONNIFY_SECRET_KEY: monnify.secretKey,
-      MONNIFY_CONTRACT_CODE: monnify.contractCode,
-      MONNIFY_BASE_URL: monnify.url,
-      MONNIFY_WALLET_ACCOUNT_NUMBER: monnify.walletAccountNumber,
     },
   });
+  ({ ctx, paystack, monnify } = two);
 });
 afterAll(async () => {
   // Proves the books against both providers' settlement reports, then closes.
-  await ctx?.close();
-  await paystack?.close();
-  await monnify?.close();
+  await two?.close();
 });
 
 type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;

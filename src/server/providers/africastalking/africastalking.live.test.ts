@@ -6,7 +6,7 @@
 // simulator app shows it, nothing is billed), else it is a real SMS and costs that message. The
 // refusals it checks send nothing.
 import { describe, expect, it } from 'vitest';
-import { AFRICASTALKING_LIVE_URL, AFRICASTALKING_SANDBOX_URL } from '../../config';
+import { AFRICASTALKING_LIVE_URL, AFRICASTALKING_SANDBOX_URL } from './descriptor';
 import { notSentBy } from '../sms.contract';
 import { africasTalkingSmsSender } from './africastalking-sender';
 

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll } from 'vitest';
 import { systemClock } from '../../clock';
+import { contractSetup } from '../../testing/contract-setup';
 import {
   startMonnifySimulator,
   type TMonnifySimulator,
 } from '../../testing/monnify-simulator/monnify-simulator';
 import { TEST_OTP } from '../../testing/monnify-simulator/collections';
-import { startNoticeReceiver, type TNoticeReceiver } from '../../testing/notice-receiver';
-import { openTestDatabase } from '../../testing/test-app';
 import { banksContract } from '../contract/banks.contract';
 import { cardsContract, type TCardPath } from '../contract/cards.contract';
 import { contractReference } from '../contract/contract-references';
@@ -27,33 +25,19 @@ import { monnifyProvider, type TMonnifyProvider } from './monnify-provider';
  * monnify-requests.test.ts.
  */
 
-let simulator: TMonnifySimulator | undefined;
-let provider: TMonnifyProvider | undefined;
-let receiver: TNoticeReceiver | undefined;
-let database: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
-
-const started = async () => {
-  receiver ??= await startNoticeReceiver();
-  simulator ??= await startMonnifySimulator({ noticeUrl: receiver.url });
-  database ??= await openTestDatabase();
-  provider ??= monnifyProvider({
-    apiKey: simulator.apiKey,
-    secretKey: simulator.secretKey,
-    contractCode: simulator.contractCode,
-    baseUrl: simulator.url,
-    walletAccountNumber: simulator.walletAccountNumber,
-    db: database.db,
-    clock: systemClock,
-    readRetryDelaysMs: [20, 200],
-  });
-  return { simulator, provider };
-};
-
-beforeAll(started);
-afterAll(async () => {
-  await simulator?.close();
-  await receiver?.close();
-  await database?.close();
+const started = contractSetup({
+  simulator: (noticeUrl) => startMonnifySimulator({ noticeUrl }),
+  provider: (simulator, db): TMonnifyProvider =>
+    monnifyProvider({
+      apiKey: simulator.apiKey,
+      secretKey: simulator.secretKey,
+      contractCode: simulator.contractCode,
+      baseUrl: simulator.url,
+      walletAccountNumber: simulator.walletAccountNumber,
+      db,
+      clock: systemClock,
+      readRetryDelaysMs: [20, 200],
+    }),
 });
 
 const testCard = (number: string, pin: string | null, otp = '') => ({
@@ -181,8 +165,7 @@ settlementContract('monnify (simulator)', ['card', 'payout', 'refund'], async ()
 });
 
 noticesContract('monnify (simulator)', async () => {
-  const { simulator: sim, provider: monnify } = await started();
-  const notices = receiver as TNoticeReceiver;
+  const { simulator: sim, provider: monnify, receiver: notices } = await started();
   return {
     provider: monnify.notices,
     transfersIn: monnify.transfersIn,

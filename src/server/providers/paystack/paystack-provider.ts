@@ -1,5 +1,4 @@
-import { PAYSTACK_SERVES } from '../../provider-lists';
-import type { TPaymentPorts, TPushTerminalPort } from '../payments';
+import type { TPaymentPorts, TProviderCapability, TPushTerminalPort } from '../payments';
 import { paystackBanks } from './banks';
 import { paystackCards } from './cards';
 import { paystackDebits } from './debits';
@@ -33,8 +32,17 @@ export { PAYSTACK_TRANSFER_ACCOUNT_MS } from './transfers-in';
 export { referenceOfNote } from './refunds';
 export type { TPaystackProviderOptions } from './paystack-shared';
 
-/** The port's capabilities Paystack offers (context.ts finds the others elsewhere, or stops). */
-export const PAYSTACK_CAPABILITIES = PAYSTACK_SERVES;
+/** The port's capabilities Paystack offers (its terminal is an adapter of its own). */
+export const PAYSTACK_CAPABILITIES = [
+  'cards',
+  'banks',
+  'transfersIn',
+  'debits',
+  'payouts',
+  'refunds',
+  'settlement',
+  'notices',
+] as const satisfies readonly TProviderCapability[];
 
 /** The adapter: the capabilities it offers, each under Paystack's name. */
 export type TPaystackProvider = Pick<TPaymentPorts, (typeof PAYSTACK_CAPABILITIES)[number]>;

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
-import { openTestDatabase } from '../../testing/test-app';
-import {
-  startPaystackSimulator,
-  type TPaystackSimulator,
-} from '../../testing/paystack-simulator/paystack-simulator';
-import { startNoticeReceiver, type TNoticeReceiver } from '../../testing/notice-receiver';
+import { contractSetup } from '../../testing/contract-setup';
+import { startPaystackSimulator } from '../../testing/paystack-simulator/paystack-simulator';
 import { publishedOperation } from '../../testing/paystack-simulator/published-contract';
 import { banksContract } from '../contract/banks.contract';
 import { cardsContract, type TCardPath } from '../contract/cards.contract';
@@ -35,32 +31,18 @@ import { fromPaystackReference } from './paystack-references';
  * paystack-settlement.test.ts against the list answers Paystack documents).
  */
 
-let simulator: TPaystackSimulator | undefined;
-let provider: TPaystackProvider | undefined;
-let receiver: TNoticeReceiver | undefined;
-let database: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
-
-const started = async () => {
-  receiver ??= await startNoticeReceiver();
-  simulator ??= await startPaystackSimulator({ noticeUrl: receiver.url });
-  database ??= await openTestDatabase();
-  provider ??= paystackProvider({
-    secretKey: simulator.secretKey,
-    baseUrl: simulator.url,
-    db: database.db,
-    clock: systemClock,
-    // The simulator decides a pending charge at the first check: no need for Paystack's 10 s.
-    pendingCheckDelaysMs: [20, 200, 1_000],
-    readRetryDelaysMs: [20, 200],
-  });
-  return { simulator, provider, database };
-};
-
-beforeAll(started);
-afterAll(async () => {
-  await simulator?.close();
-  await receiver?.close();
-  await database?.close();
+const started = contractSetup({
+  simulator: (noticeUrl) => startPaystackSimulator({ noticeUrl }),
+  provider: (simulator, db): TPaystackProvider =>
+    paystackProvider({
+      secretKey: simulator.secretKey,
+      baseUrl: simulator.url,
+      db,
+      clock: systemClock,
+      // The simulator decides a pending charge at the first check: no need for Paystack's 10 s.
+      pendingCheckDelaysMs: [20, 200, 1_000],
+      readRetryDelaysMs: [20, 200],
+    }),
 });
 
 /** A Paystack test card (any future expiry), with its PIN and OTP where it asks them. */
@@ -210,8 +192,7 @@ refundsContract('paystack (simulator)', async () => {
 });
 
 noticesContract('paystack (simulator)', async () => {
-  const { simulator: sim, provider: paystack } = await started();
-  const notices = receiver as TNoticeReceiver;
+  const { simulator: sim, provider: paystack, receiver: notices } = await started();
   return {
     provider: paystack.notices,
     transfersIn: paystack.transfersIn,

@@ -8,14 +8,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentAttempts, transferNotices } from '../../db/schema';
-import {
-  startMonnifySimulator,
-  type TMonnifySimulator,
-} from '../../testing/monnify-simulator/monnify-simulator';
-import {
-  startPaystackSimulator,
-  type TPaystackSimulator,
-} from '../../testing/paystack-simulator/paystack-simulator';
+import type { TMonnifySimulator } from '../../testing/monnify-simulator/monnify-simulator';
+import type { TPaystackSimulator } from '../../testing/paystack-simulator/paystack-simulator';
+import { startPaystackAndMonnify, type TPaystackAndMonnify } from '../../testing/two-providers';
 import { consentWithPayment, keepPageToken, pageQuery } from '../../testing/payments';
 import { startTestApp, testClock } from '../../testing/test-app';
 
@@ -26,37 +21,25 @@ const clock = testClock(new Date());
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let paystack: TPaystackSimulator;
 let monnify: TMonnifySimulator;
+let two: TPaystackAndMonnify | undefined;
 
 beforeAll(async () => {
-  paystack = await startPaystackSimulator({ secretKey: PAYSTACK_KEY, clock: () => clock.now() });
-  monnify = await startMonnifySimulator({ clock: () => clock.now() });
-  ctx = await startTestApp({
+  two = await startPaystackAndMonnify({
+    paystackKey: PAYSTACK_KEY,
     clock,
-    webhookDelivery: 'manual',
+    notices: true,
     env: {
-      PAYMENT_PROVIDER: 'paystack',
       TRANSFER_PROVIDERS: 'paystack,monnify',
       CARD_PROVIDERS: 'paystack,monnify',
-      PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
-      PAYSTACK_BASE_URL: paystack.url,
-      MONNIFY_API_KEY: monnify.apiKey,
-      MONNIFY_SECRET_KEY: monnify.secretKey,
-      MONNIFY_CONTRACT_CODE: monnify.contractCode,
-      MONNIFY_BASE_URL: monnify.url,
-      MONNIFY_WALLET_ACCOUNT_NUMBER: monnify.walletAccountNumber,
       ROUTING_FAILURES_IN_A_ROW: '2',
       ROUTING_COOL_DOWN_SECONDS: String(COOL_DOWN_SECONDS),
     },
   });
-  const listening = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  paystack.sendNoticesTo(`${listening}/api/providers/paystack/notices`);
-  monnify.sendNoticesTo(`${listening}/api/providers/monnify/notices`);
+  ({ ctx, paystack, monnify } = two);
 });
 afterAll(async () => {
   // Proves the books against both providers' settlement reports, then closes.
-  await ctx?.close();
-  await paystack?.close();
-  await monnify?.close();
+  await two?.close();
 });
 
 type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;
