@@ -21,7 +21,10 @@ beforeAll(async () => {
   ctx = await startTestApp({
     clock,
     operatorToken: OPERATOR_TOKEN,
-    rateLimits: { complaintsPerPayer: DEFAULT_RATE_LIMITS.complaintsPerPayer },
+    rateLimits: {
+      complaintsPerPayer: DEFAULT_RATE_LIMITS.complaintsPerPayer,
+      payerListsPerPayer: DEFAULT_RATE_LIMITS.payerListsPerPayer,
+    },
   });
 });
 afterAll(async () => {
@@ -210,6 +213,20 @@ describe('POST /api/users/complaints and GET /api/users/complaints', () => {
       expect((await raise(payer, paymentId)).statusCode).toBeLessThan(300);
     }
     expectRateLimited(await raise(payer, paymentId), windowMs);
+  });
+
+  it('limits a payer’s reads of their complaints and BVN lookups together', async () => {
+    const payer = await payerWithPasskey(ctx.app, ctx.config);
+    const { max, windowMs } = DEFAULT_RATE_LIMITS.payerListsPerPayer;
+    const read = (i: number) =>
+      ctx.app.inject({
+        method: 'GET',
+        url: i % 2 === 0 ? '/api/users/complaints' : '/api/users/bvn-lookups',
+        headers: payer.headers,
+      });
+    for (let i = 0; i < max; i += 1) expect((await read(i)).statusCode).toBe(200);
+    expectRateLimited(await read(0), windowMs);
+    expectRateLimited(await read(1), windowMs);
   });
 });
 
