@@ -59,3 +59,33 @@ export function bvnLookupText(lookup: TLookupWords): string {
     }
   }
 }
+
+type TPurposeWords = {
+  kind: TBvnLookupKind;
+  /** The merchant of the consent the lookup was made for, when it was made for one. */
+  consentMerchantName: string | null;
+  account: { bankName: string; accountNumber: string } | null;
+};
+
+/**
+ * What a lookup was made for, as the payer reads it beside the lookup: the consent ('Your
+ * consent to Tola Lending'), the link ('Linking GTBank ****1234', and the consent it was linked
+ * for), or the verification of their BVN.
+ */
+export function bvnLookupPurposeText(lookup: TPurposeWords): string {
+  const consent = lookup.consentMerchantName
+    ? `your consent to ${lookup.consentMerchantName}`
+    : null;
+  switch (lookup.kind) {
+    case 'bvn_verification':
+      return 'Verifying your BVN';
+    case 'account_owner': {
+      const account = lookup.account
+        ? `Linking ${lookup.account.bankName} ${lookup.account.accountNumber}`
+        : 'Linking an account';
+      return consent ? `${account} for ${consent}` : account;
+    }
+    case 'data_shared':
+      return consent ? `Your consent to ${lookup.consentMerchantName}` : 'A consent you granted';
+  }
+}

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   COMPLAINT_REFERENCE_ALPHABET,
   COMPLAINT_REFERENCE_PATTERN,
+  COMPLAINT_REFERENCE_SERIALS,
+  complaintReference,
   COMPLAINT_TRANSITIONS,
   complaintClockLines,
   complaintDeadlines,
@@ -64,5 +66,24 @@ describe('complaints', () => {
     expect(COMPLAINT_REFERENCE_ALPHABET).not.toMatch(/[01IO]/);
     expect('CP-7K2M9QRT').toMatch(COMPLAINT_REFERENCE_PATTERN);
     expect('CP-7k2m9qrt').not.toMatch(COMPLAINT_REFERENCE_PATTERN);
+  });
+
+  it('gives every serial its own reference, consecutive ones far apart', () => {
+    const serials = [
+      ...Array.from({ length: 5_000 }, (_, i) => BigInt(i)),
+      ...Array.from({ length: 1_000 }, (_, i) => COMPLAINT_REFERENCE_SERIALS - 1n - BigInt(i)),
+    ];
+    const references = serials.map(complaintReference);
+    expect(new Set(references).size).toBe(serials.length);
+    for (const reference of references) expect(reference).toMatch(COMPLAINT_REFERENCE_PATTERN);
+    expect(
+      references.every((r) =>
+        [...r.slice(3)].every((c) => COMPLAINT_REFERENCE_ALPHABET.includes(c)),
+      ),
+    ).toBe(true);
+    // Consecutive complaints share no visible count: their references differ in their first letters.
+    expect(references[0]?.slice(0, 5)).not.toBe(references[1]?.slice(0, 5));
+    expect(() => complaintReference(-1n)).toThrow(RangeError);
+    expect(() => complaintReference(COMPLAINT_REFERENCE_SERIALS)).toThrow(RangeError);
   });
 });

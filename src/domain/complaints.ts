@@ -78,6 +78,36 @@ export const COMPLAINT_REFERENCE_PATTERN = /^CP-[0-9A-Z]{8}$/;
 /** The letters a reference is made of: no 0/O or 1/I, which a payer misreads over the phone. */
 export const COMPLAINT_REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
+/** Eight letters of a 32-letter alphabet: 2^40 references, one for each serial below this. */
+export const COMPLAINT_REFERENCE_SERIALS = 2n ** 40n;
+
+/*
+ * The serial is spread over the 2^40 references by x -> (x * MULTIPLIER + OFFSET) mod 2^40 and
+ * then x -> x XOR (x >> 20), each one-to-one (the multiplier is odd, so it has an inverse mod
+ * 2^40; the shift leaves the high half to undo the low), so that consecutive complaints do not
+ * read as consecutive numbers. The multiplier is 2^40 over the golden ratio, made odd.
+ */
+const REFERENCE_MULTIPLIER = 679_477_616_759n;
+const REFERENCE_OFFSET = 1_442_695_040_888n % 2n ** 40n;
+
+/**
+ * The reference of the complaint numbered `serial` (a database sequence's value, from 0): a
+ * different reference for every serial, so two complaints never share one.
+ */
+export function complaintReference(serial: bigint): string {
+  if (serial < 0n || serial >= COMPLAINT_REFERENCE_SERIALS) {
+    throw new RangeError(`complaintReference: serial ${serial} is out of range`);
+  }
+  let spread = (serial * REFERENCE_MULTIPLIER + REFERENCE_OFFSET) % COMPLAINT_REFERENCE_SERIALS;
+  spread ^= spread >> 20n;
+  let letters = '';
+  for (let i = 0; i < 8; i += 1) {
+    letters = COMPLAINT_REFERENCE_ALPHABET[Number(spread % 32n)] + letters;
+    spread /= 32n;
+  }
+  return `CP-${letters}`;
+}
+
 export const COMPLAINT_STATE_LABELS: Readonly<Record<TComplaintState, string>> = {
   received: 'Received',
   acknowledged: 'Acknowledged',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addWorkingDays, refundExpectedBy } from './refund-clocks';
+import { addWorkingDays, refundExpectedBy, refundExpectedText } from './refund-clocks';
 
 describe('refund clocks', () => {
   it('counts working days on the Lagos calendar, skipping the weekend', () => {
@@ -27,5 +27,11 @@ describe('refund clocks', () => {
 
   it('refuses a negative count of days', () => {
     expect(() => addWorkingDays(new Date(), -1)).toThrow(RangeError);
+  });
+
+  it('says the date a pending refund is expected by, and nothing once it is not waited for', () => {
+    expect(refundExpectedText('2031-06-10')).toBe('Expected by 10 Jun 2031');
+    expect(refundExpectedText('2031-12-31')).toBe('Expected by 31 Dec 2031');
+    expect(refundExpectedText(null)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { TRefundState } from './refunds';
+import { formatPaymentDate } from './payment-date';
 
 /*
  * When a refund should reach the payer (docs/payer-consents.md "Clocks you can hold us to"): a
@@ -71,3 +72,12 @@ export const REFUND_CHANNEL_TEXTS: Readonly<Record<TRefundChannel, string>> = {
   transfer: 'Sent back to the account you paid from',
   debit: 'Given back to the debited account',
 };
+
+/**
+ * The line a payer reads under a pending refund, on /consents and the SMS receipt's page:
+ * 'Expected by 10 Jun 2031'; null once it is no longer waited for.
+ */
+export function refundExpectedText(expectedBy: string | null): string | null {
+  const date = formatPaymentDate(expectedBy);
+  return date ? `Expected by ${date}` : null;
+}

@@ -329,6 +329,12 @@ describe('fuzz: every registered route', () => {
         '/api/users/data-erasures',
         '/api/users/name',
         '/api/payer-exports/:token',
+        // What the payer can hold us to (docs/payer-consents.md): lookups and complaints.
+        '/api/users/bvn-lookups',
+        '/api/users/complaints',
+        '/api/operator/complaints',
+        '/api/operator/complaints/:complaintId/acknowledge',
+        '/api/operator/complaints/:complaintId/resolve',
         '/api/v1/consents/:consentId',
         // Payment requests between payers (docs/payment-requests.md).
         '/api/consent',

@@ -93,6 +93,11 @@ export const DEFAULT_RATE_LIMITS = {
    * of them is a nuisance to both.
    */
   complaintsPerPayer: { max: 10, windowMs: 60 * MINUTE },
+  /**
+   * Reads of one payer's lists of complaints and of lookups of their BVN: a page reads them as it
+   * opens and as it pages on; past this, it is a loop.
+   */
+  payerListsPerPayer: { max: 120, windowMs: MINUTE },
   /** Card-terminal calls from one address: each purchase is a PIN tried at the issuer. */
   terminalCallsPerAddress: { max: 60, windowMs: MINUTE },
   /**
@@ -188,6 +193,8 @@ export type TRateLimiters = {
   paymentRequests: onRequestAsyncHookHandler;
   /** After the payer guard: counts by the signed-in payer. */
   complaints: onRequestAsyncHookHandler;
+  /** After the payer guard: counts by the signed-in payer. */
+  payerLists: onRequestAsyncHookHandler;
   terminalCalls: onRequestAsyncHookHandler;
   /**
    * In the handler, once the caller's access is known: counts a push of the payment by the key
@@ -346,6 +353,7 @@ export async function registerRateLimits(
     accountSearches: countAgainst(check('accountSearchesPerPayer', byPayer)),
     paymentRequests: countAgainst(check('paymentRequestsPerPayer', byPayer)),
     complaints: countAgainst(check('complaintsPerPayer', byPayer)),
+    payerLists: countAgainst(check('payerListsPerPayer', byPayer)),
     terminalCalls: countAgainst(check('terminalCallsPerAddress', byAddress)),
     terminalPushes: perTarget(check, 'terminalPushesPerPayment'),
     cardCharges: countAgainst(check('cardChargesPerAddress', byAddress)),

@@ -37,6 +37,16 @@ export const ZBvnLookup = z.object({
   account: z.nullable(z.object({ bankName: z.string(), accountNumber: z.string() })),
   /** What the merchant received (data_shared); empty otherwise. */
   items: z.array(z.enum(BVN_SHARED_ITEMS)),
+  /**
+   * What the lookup was made for: the consent (a merchant's read, or a link made for it), the
+   * payer's account a link was made for, or neither (the BVN's own verification), with the
+   * words the payer reads ('Your consent to Tola Lending', 'Linking GTBank ****1234').
+   */
+  madeFor: z.object({
+    consentId: z.nullable(z.string()),
+    accountId: z.nullable(z.string()),
+    label: z.string(),
+  }),
 });
 export type TBvnLookup = z.infer<typeof ZBvnLookup>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { REFUND_CHANNELS } from '../refund-clocks';
 import { REFUND_REASON_MAX, REFUND_STATES } from '../refunds';
 import { ZInstitutionCode } from './account-link';
 import { ZKobo } from './consent';
@@ -52,12 +53,19 @@ export type TRefund = z.infer<typeof ZRefund>;
 export const ZRefundResponse = z.object({ success: z.literal(true), refund: ZRefund });
 export type TRefundResponse = z.infer<typeof ZRefundResponse>;
 
-/** A refund of one of the payer's payments, as /consents shows it. */
+/** A refund of one of the payer's payments, as /consents and the SMS receipt's page show it. */
 export const ZPayerRefund = z.object({
   refundId: z.string(),
   paymentId: z.string(),
   amount: ZKobo,
   status: ZRefundStatus,
   createdAt: z.string(),
+  /** How it comes back: to the card, to the account a transfer came from, or the debited one. */
+  channel: z.enum(REFUND_CHANNELS),
+  /**
+   * The Lagos date (YYYY-MM-DD) it should have reached the payer by (domain/refund-clocks.ts
+   * refundExpectedBy); null once it is no longer waited for (refunded, or failed).
+   */
+  expectedBy: z.nullable(z.string()),
 });
 export type TPayerRefund = z.infer<typeof ZPayerRefund>;

@@ -4,7 +4,7 @@
 // with which merchant received what. Only the payer's own, and never the BVN.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBvnLookup } from '../../domain/schemas/payer-protections';
-import { ownPerson } from '../testing/bvn';
+import { ownAccount, ownPerson } from '../testing/bvn';
 import { provenPayer, signedGrant } from '../testing/identity';
 import { linkByTestTransfer } from '../testing/payments';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
@@ -78,6 +78,7 @@ describe('GET /api/users/bvn-lookups', () => {
         merchant: null,
         account: null,
         items: [],
+        madeFor: { consentId: null, accountId: null, label: 'Verifying your BVN' },
       },
     ]);
     expect(JSON.stringify(listed)).not.toContain(person.bvn);
@@ -85,17 +86,21 @@ describe('GET /api/users/bvn-lookups', () => {
 
   it('lists the lookup of an account’s owner made as the payer links it, the number masked', async () => {
     const payer = await provenPayer(ctx.app, ctx.config);
-    await linkByTestTransfer(ctx.app, payer.token, 'links_by_test_transfer');
+    const accountId = await linkByTestTransfer(ctx.app, payer.token, 'links_by_test_transfer');
     const person = await ownPerson(ctx.app, payer.token);
     const account = person.accounts.find((a) => a.scenario === 'links_by_test_transfer');
     const { lookups } = await lookupsOf(payer);
     const owner = lookups.filter((lookup) => lookup.kind === 'account_owner');
+    const masked = `****${account?.accountNumber.slice(-4)}`;
     expect(owner).toEqual([
       expect.objectContaining({
         provider: 'sandbox',
-        account: {
-          bankName: expect.any(String),
-          accountNumber: `****${account?.accountNumber.slice(-4)}`,
+        account: { bankName: expect.any(String), accountNumber: masked },
+        // Made for the link of that account, which the payer's list of accounts names.
+        madeFor: {
+          consentId: null,
+          accountId,
+          label: `Linking ${owner[0]?.account?.bankName} ${masked}`,
         },
       }),
     ]);
@@ -120,6 +125,7 @@ describe('GET /api/users/bvn-lookups', () => {
         provider: null,
         merchant: { merchantId: expect.any(String), name: 'Tola Lending' },
         items: ['bvn', 'fullName'],
+        madeFor: { consentId, accountId: null, label: 'Your consent to Tola Lending' },
       }),
     ]);
     // A read refused (another client's consent) handed nothing over, and is not listed.
@@ -133,6 +139,38 @@ describe('GET /api/users/bvn-lookups', () => {
     expect((await lookupsOf(payer)).lookups.filter((l) => l.kind === 'data_shared')).toHaveLength(
       1,
     );
+  });
+
+  it('names the consent a link was made for beside the account', async () => {
+    const payer = await provenPayer(ctx.app, ctx.config);
+    const merchant = await createTestClient(ctx.database, { name: 'Kano Credit' });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/consents',
+      headers: { authorization: merchant.authorization },
+      payload: { payments: [], dataSharing: { bvnData: ['fullName'] } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const consentId = created.json<{ consentId: string }>().consentId;
+    const { accountNumber, institutionCode, accountName } = await ownAccount(
+      ctx.app,
+      payer.token,
+      'links_by_test_transfer',
+    );
+    const linked = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/account-links/create',
+      headers: payer.headers,
+      payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank', consentId },
+    });
+    expect(linked.statusCode, linked.body).toBe(200);
+    const [owner] = (await lookupsOf(payer)).lookups.filter((l) => l.kind === 'account_owner');
+    expect(owner?.consentId).toBe(consentId);
+    expect(owner?.madeFor).toEqual({
+      consentId,
+      accountId: expect.any(String),
+      label: `Linking ${owner?.account?.bankName} ****${accountNumber.slice(-4)} for your consent to Kano Credit`,
+    });
   });
 
   it('shows a payer only their own lookups, a page at a time', async () => {

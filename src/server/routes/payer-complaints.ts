@@ -82,7 +82,7 @@ export const payerComplaintRoutes: FastifyPluginAsync<
   r.get(
     '/api/users/bvn-lookups',
     {
-      onRequest: guard,
+      onRequest: [guard, ctx.limits.payerLists],
       schema: {
         operationId: 'listBvnLookups',
         summary: 'List the lookups made with the signed-in payer’s BVN or accounts, newest first',
@@ -99,7 +99,7 @@ export const payerComplaintRoutes: FastifyPluginAsync<
   r.get(
     '/api/users/complaints',
     {
-      onRequest: guard,
+      onRequest: [guard, ctx.limits.payerLists],
       schema: {
         operationId: 'listPayerComplaints',
         summary: 'List the signed-in payer’s complaints, newest first',

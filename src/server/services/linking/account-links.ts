@@ -588,7 +588,7 @@ export async function createAccountLink(
   if (!sameHolderName(found.accountName, input.accountName)) {
     throw new AppError('ACCOUNT_NAME_MISMATCH');
   }
-  const holder = await holderOfAccount(ctx, payerId, input, found.bvn);
+  const holder = await holderOfAccount(ctx, payerId, input, found.bvn, input.consentId ?? null);
   const payerBvnHash = await assertHolderMayBePayer(db, payerId, input, holder);
   const route = routeFor(found.integrations, service, {
     mandates: usable(providers.payments.debits).debitMandates,

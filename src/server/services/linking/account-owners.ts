@@ -89,6 +89,8 @@ export async function holderOfAccount(
   payerId: string,
   account: TAccountAtBank,
   enquiryBvn: string | null,
+  /** The consent the account is linked for, which the payer's list of lookups names. */
+  forConsent: string | null = null,
 ): Promise<TAccountHolder> {
   const { db, clock, providers } = ctx;
   const registry = usable(providers.payments.bvn);
@@ -97,6 +99,7 @@ export async function holderOfAccount(
     await recordBvnLookup(db, {
       payerId,
       kind: 'account_owner',
+      consentId: forConsent,
       provider: usable(providers.payments.banks).provider,
       account,
       at: now,
@@ -144,6 +147,7 @@ export async function holderOfAccount(
     await recordBvnLookup(tx, {
       payerId,
       kind: 'account_owner',
+      consentId: forConsent,
       provider: registry.provider,
       account,
       at: now,

@@ -1,10 +1,15 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
-import type { TBvnLookupKind, TBvnSharedItem } from '../../../domain/bvn-lookups';
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  bvnLookupPurposeText,
+  type TBvnLookupKind,
+  type TBvnSharedItem,
+} from '../../../domain/bvn-lookups';
 import { maskAccountNumber } from '../../../domain/account-row';
 import type { TBvnLookup, TBvnLookupsQuery } from '../../../domain/schemas/payer-protections';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
-import { bvnLookups, merchants } from '../../db/schema';
+import { bvnLookups, consents, merchants, payerAccounts } from '../../db/schema';
 import type { TAccountAtBank } from '../../providers/payments';
 import { bankName } from '../../sandbox/bank-directory';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
@@ -21,7 +26,8 @@ import { decodeListCursor, encodeListCursor } from '../list-cursor';
  * - data_shared: a merchant read the BVN a consent shares (merchants/shared-bvn.ts), written
  *   before the answer goes, with what the answer holds.
  * Never the BVN: the kind, the provider, the consent, the merchant, and an account's bank and
- * last 4 digits.
+ * last 4 digits. The list says what each was made for (madeFor): the consent, the payer's account
+ * a link was made for (the one at that bank ending in those digits), or the BVN's verification.
  */
 
 export type TBvnLookupRecord = {
@@ -35,6 +41,9 @@ export type TBvnLookupRecord = {
   at: Date;
 };
 
+/** The merchant of the consent a lookup was made for (beside the one that received data). */
+const consentMerchants = alias(merchants, 'consent_merchants');
+
 /** Writes one lookup inside `tx`, the transaction of what the lookup did. */
 export async function recordBvnLookup(tx: TDb, lookup: TBvnLookupRecord): Promise<void> {
   await tx.insert(bvnLookups).values({
@@ -42,7 +51,10 @@ export async function recordBvnLookup(tx: TDb, lookup: TBvnLookupRecord): Promis
     payerId: lookup.payerId,
     kind: lookup.kind,
     provider: lookup.provider ?? null,
-    consentId: lookup.consentId ?? null,
+    // A consent named by the caller that is not (or no longer) there is named by none.
+    consentId: lookup.consentId
+      ? sql`(select ${consents.id} from ${consents} where ${consents.id} = ${lookup.consentId})`
+      : null,
     merchantId: lookup.merchantId ?? null,
     institutionCode: lookup.account?.institutionCode ?? null,
     accountLast4: lookup.account ? lookup.account.accountNumber.slice(-4) : null,
@@ -59,9 +71,24 @@ export async function listBvnLookups(
 ): Promise<{ lookups: TBvnLookup[]; nextCursor: string | null }> {
   const after = query.cursor ? decodeListCursor(query.cursor) : null;
   const rows = await db
-    .select({ lookup: bvnLookups, merchantName: merchants.name })
+    .select({
+      lookup: bvnLookups,
+      merchantName: merchants.name,
+      consentMerchantName: consentMerchants.name,
+      // The payer's account at that bank ending in those digits: the account a link was for.
+      accountId: sql<string | null>`(
+        select ${payerAccounts.id} from ${payerAccounts}
+        where ${payerAccounts.payerId} = ${bvnLookups.payerId}
+          and ${payerAccounts.institutionCode} = ${bvnLookups.institutionCode}
+          and right(${payerAccounts.accountNumber}, 4) = ${bvnLookups.accountLast4}
+        order by ${payerAccounts.createdAt}, ${payerAccounts.id}
+        limit 1
+      )`,
+    })
     .from(bvnLookups)
     .leftJoin(merchants, eq(merchants.id, bvnLookups.merchantId))
+    .leftJoin(consents, eq(consents.id, bvnLookups.consentId))
+    .leftJoin(consentMerchants, eq(consentMerchants.id, consents.merchantId))
     .where(
       and(
         eq(bvnLookups.payerId, payerId),
@@ -78,25 +105,33 @@ export async function listBvnLookups(
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    lookups: page.map(({ lookup, merchantName }) => ({
-      lookupId: lookup.id,
-      kind: lookup.kind,
-      at: lookup.createdAt.toISOString(),
-      provider: lookup.provider,
-      consentId: lookup.consentId,
-      merchant:
-        lookup.merchantId && merchantName
-          ? { merchantId: lookup.merchantId, name: merchantName }
-          : null,
-      account:
+    lookups: page.map(({ lookup, merchantName, consentMerchantName, accountId }) => {
+      const account =
         lookup.institutionCode && lookup.accountLast4
           ? {
               bankName: bankName(lookup.institutionCode) ?? `Bank ${lookup.institutionCode}`,
               accountNumber: maskAccountNumber(lookup.accountLast4),
             }
-          : null,
-      items: lookup.items,
-    })),
+          : null;
+      return {
+        lookupId: lookup.id,
+        kind: lookup.kind,
+        at: lookup.createdAt.toISOString(),
+        provider: lookup.provider,
+        consentId: lookup.consentId,
+        merchant:
+          lookup.merchantId && merchantName
+            ? { merchantId: lookup.merchantId, name: merchantName }
+            : null,
+        account,
+        items: lookup.items,
+        madeFor: {
+          consentId: lookup.consentId,
+          accountId: lookup.kind === 'account_owner' ? accountId : null,
+          label: bvnLookupPurposeText({ kind: lookup.kind, consentMerchantName, account }),
+        },
+      };
+    }),
     nextCursor:
       rows.length > query.limit && last
         ? encodeListCursor(last.lookup.createdAt, last.lookup.id)

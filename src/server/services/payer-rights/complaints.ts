@@ -1,9 +1,8 @@
-import { randomInt } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  COMPLAINT_REFERENCE_ALPHABET,
   COMPLAINT_TRANSITIONS,
   complaintDeadlines,
+  complaintReference,
   type TComplaintEdge,
 } from '../../../domain/complaints';
 import type { TComplaint, TRaiseComplaintRequest } from '../../../domain/schemas/payer-protections';
@@ -22,21 +21,25 @@ import { recordConsentChange } from '../consents/consent-changes';
  * raised), and the merchant's payment.complaint_raised with the consent's audit row
  * (recordConsentChange: the webhook's delivery queued on the jobs). A payment has at most one
  * open complaint (a unique index): raising it again, or two raises at once, answer the open one,
- * so a retry never makes a second. The operator reads the open ones (GET /api/operator/complaints)
+ * so a retry never makes a second. Its reference is made from a sequence's next value, one for
+ * each (never a clash the payer would see as a failure). The operator reads the open ones (GET /api/operator/complaints)
  * and moves them by COMPLAINT_TRANSITIONS, each move one conditional UPDATE.
  */
 
 type TComplaintContext = Pick<TAppContext, 'db' | 'clock' | 'config' | 'jobs'>;
 
-const REFERENCE_LENGTH = 8;
+/** The most serials a raise draws: more than one only past references a row already holds. */
+const SERIALS_DRAWN = 4;
 
-/** A new reference: 'CP-' and eight letters of the alphabet a payer cannot misread. */
-function newReference(): string {
-  let reference = 'CP-';
-  for (let i = 0; i < REFERENCE_LENGTH; i += 1) {
-    reference += COMPLAINT_REFERENCE_ALPHABET[randomInt(COMPLAINT_REFERENCE_ALPHABET.length)];
-  }
-  return reference;
+/**
+ * A reference no complaint has: made from the next value of the payment_complaint_serials
+ * sequence (migration 0072), one reference for each (domain/complaints.ts complaintReference).
+ */
+async function nextReference(tx: TDb): Promise<string> {
+  const result = await tx.execute(sql`select nextval('payment_complaint_serials')::text as serial`);
+  const [row] = (result as { rows: Array<{ serial: string }> }).rows;
+  if (!row) throw new Error('payment_complaint_serials gave no value');
+  return complaintReference(BigInt(row.serial));
 }
 
 const complaintColumns = {
@@ -81,6 +84,37 @@ const selectComplaints = (db: TDb) =>
     .innerJoin(payments, eq(payments.id, paymentComplaints.paymentId));
 
 /**
+ * Writes the complaint with a reference of its own, or nothing when its payment already has an
+ * open complaint (null). Nothing else is conflicted on: ON CONFLICT DO NOTHING takes both unique
+ * indexes without failing the transaction, and a row it did not write for a reference another
+ * complaint holds (one written before references came from the sequence) draws the next serial.
+ */
+async function writeComplaint(
+  tx: TDb,
+  values: typeof paymentComplaints.$inferInsert,
+): Promise<typeof paymentComplaints.$inferSelect | null> {
+  for (let drawn = 0; drawn < SERIALS_DRAWN; drawn += 1) {
+    const [written] = await tx
+      .insert(paymentComplaints)
+      .values({ ...values, reference: await nextReference(tx) })
+      .onConflictDoNothing()
+      .returning();
+    if (written) return written;
+    const [open] = await tx
+      .select({ id: paymentComplaints.id })
+      .from(paymentComplaints)
+      .where(
+        and(
+          eq(paymentComplaints.paymentId, values.paymentId),
+          sql`${paymentComplaints.state} <> 'resolved'`,
+        ),
+      );
+    if (open) return null;
+  }
+  throw new Error(`No free complaint reference in ${SERIALS_DRAWN} serials`);
+}
+
+/**
  * POST /api/users/complaints: the payer complains about one of their payments. Another payer's
  * payment, or none, is PAYMENT_NOT_FOUND. Answers the complaint and whether it is new (201) or
  * the payment's open one (200).
@@ -103,22 +137,18 @@ export async function raiseComplaint(
   const now = ctx.clock.now();
   const { acknowledgeBy, resolveBy } = complaintDeadlines(now, ctx.config.complaintTargets);
   const id = await ctx.db.transaction(async (tx) => {
-    const [written] = await tx
-      .insert(paymentComplaints)
-      .values({
-        id: randomId('cmp'),
-        reference: newReference(),
-        payerId,
-        paymentId: input.paymentId,
-        ...paid,
-        category: input.category,
-        description: input.description,
-        acknowledgeBy,
-        resolveBy,
-        createdAt: now,
-      })
-      .onConflictDoNothing()
-      .returning();
+    const written = await writeComplaint(tx, {
+      id: randomId('cmp'),
+      reference: '',
+      payerId,
+      paymentId: input.paymentId,
+      ...paid,
+      category: input.category,
+      description: input.description,
+      acknowledgeBy,
+      resolveBy,
+      createdAt: now,
+    });
     if (!written) return null;
     await recordConsentChange(ctx.jobs, tx, {
       clientId: paid.clientId,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, like, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, like, or, sql } from 'drizzle-orm';
 import { ERASED_NAME, erasedPhoneNumber, type TLegalHold } from '../../../domain/payer-rights';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
@@ -23,6 +23,7 @@ import {
   payerRightsRequests,
   payers,
   paymentAttempts,
+  paymentComplaints,
   phoneCodes,
   smsOutbox,
   smsQueue,
@@ -169,6 +170,30 @@ async function eraseIdentity(
   if (payer.bvnHash) {
     await tx.delete(accountOwnerLookups).where(eq(accountOwnerLookups.ownerBvnHash, payer.bvnHash));
   }
+  // The registry's answers about the payer's own accounts, whatever owner they named (none, or
+  // another's): each says who holds one of the payer's accounts.
+  await tx
+    .delete(accountOwnerLookups)
+    .where(
+      inArray(
+        sql`(${accountOwnerLookups.institutionCode}, ${accountOwnerLookups.accountNumber})`,
+        tx
+          .select({ code: payerAccounts.institutionCode, number: payerAccounts.accountNumber })
+          .from(payerAccounts)
+          .where(eq(payerAccounts.payerId, id)),
+      ),
+    );
+}
+
+/**
+ * The payer's complaints: kept with the payments they are about (their category, state and
+ * dates), the payer's own words of them emptied.
+ */
+async function eraseComplaintWords(tx: TDb, payerId: string): Promise<void> {
+  await tx
+    .update(paymentComplaints)
+    .set({ description: '' })
+    .where(eq(paymentComplaints.payerId, payerId));
 }
 
 /** The payer's accounts and cards: what could charge them again goes, the numbers stay. */
@@ -236,6 +261,7 @@ export async function eraseFor(
     const storageKeys = await eraseFormAnswers(tx, payer.id);
     await eraseIdentity(tx, payer);
     await eraseAccounts(tx, payer.id);
+    await eraseComplaintWords(tx, payer.id);
     await tx
       .update(payerRightsRequests)
       .set({ exportSealed: null, expiresAt: null })

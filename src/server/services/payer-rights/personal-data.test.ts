@@ -6,12 +6,12 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../db/schema';
-import { payers } from '../../db/schema';
+import { accountOwnerLookups, payers, paymentComplaints } from '../../db/schema';
 import type { TDb } from '../../db/database';
-import { ownPerson } from '../../testing/bvn';
-import { payerWithPasskey } from '../../testing/identity';
+import { ownAccount, ownPerson } from '../../testing/bvn';
+import { oneTapGrant, payerWithPasskey } from '../../testing/identity';
 import { grantedWithSharing } from '../../testing/payer-data';
-import { linkByTestTransfer } from '../../testing/payments';
+import { consentWithPayment, linkByTestTransfer } from '../../testing/payments';
 import { startTestApp, testClock } from '../../testing/test-app';
 import { ERASURE_JOB } from './erasure';
 import { EXPORT_JOB } from './requests';
@@ -84,6 +84,38 @@ describe('an erasure', () => {
     const accountId = await linkByTestTransfer(ctx.app, payer.token, 'links_by_test_transfer');
     const person = await ownPerson(ctx.app, payer.token);
     await grantedWithSharing({ ...ctx, payer, accountId });
+    // A payment the payer made from their account, given back in part, and complained of.
+    const paid = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
+    const granted = await oneTapGrant(ctx.app, payer, paid.consentId, accountId);
+    expect(granted.statusCode, granted.body).toBe(200);
+    const refunded = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/payments/${paid.paymentId}/refunds`,
+      headers: { authorization: paid.client.authorization },
+      payload: { amount: 10_000 },
+    });
+    expect(refunded.statusCode, refunded.body).toBe(201);
+    const complaintWords = 'My sister Ngozi Eze was charged from my salary account twice';
+    const complained = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users/complaints',
+      headers: payer.headers,
+      payload: {
+        paymentId: paid.paymentId,
+        category: 'charged_twice',
+        description: complaintWords,
+      },
+    });
+    expect(complained.statusCode, complained.body).toBe(201);
+    // A BVN registry's answer about the payer's account that named no owner (Mono's; the
+    // sandbox's bank answers itself): kept for its days, though it names no BVN of theirs.
+    const own = await ownAccount(ctx.app, payer.token, 'links_by_test_transfer');
+    await ctx.database.db.insert(accountOwnerLookups).values({
+      institutionCode: own.institutionCode,
+      accountNumber: own.accountNumber,
+      ownerBvnHash: null,
+      lookedUpAt: clock.now(),
+    });
     // A copy asked for first: its sealed file is erased with the rest.
     const exported = await ctx.app.inject({
       method: 'POST',
@@ -99,6 +131,7 @@ describe('an erasure', () => {
       name: before!.fullName,
       bvn: person.bvn,
       bvnHash: before!.bvnHash!,
+      complaint: complaintWords,
     };
     // Found before, where it is personal data: the scan sees what it looks for.
     expect(notKept(await columnsHolding(ctx.database.db, traces.phone))).toContain(
@@ -119,5 +152,17 @@ describe('an erasure', () => {
     for (const [what, value] of Object.entries(traces)) {
       expect(notKept(await columnsHolding(ctx.database.db, value)), what).toEqual([]);
     }
+    // No lookup of the payer's account is kept, whatever owner it named.
+    const lookups = await ctx.database.db
+      .select()
+      .from(accountOwnerLookups)
+      .where(eq(accountOwnerLookups.accountNumber, own.accountNumber));
+    expect(lookups).toEqual([]);
+    // The complaint stays with the payment's records, its words gone.
+    const [complaint] = await ctx.database.db
+      .select()
+      .from(paymentComplaints)
+      .where(eq(paymentComplaints.paymentId, paid.paymentId));
+    expect(complaint).toMatchObject({ category: 'charged_twice', description: '' });
   });
 });

@@ -227,11 +227,14 @@ export const PERSONAL_DATA_RULES: Record<string, Record<string, TColumnRule>> = 
     'erase',
     'id payer_id kind provider consent_id merchant_id institution_code account_last4 items created_at',
   ),
-  // A complaint about a payment is kept with the payment's records.
-  payment_complaints: all(
-    MONEY,
-    'id reference payer_id payment_id consent_id merchant_id client_id category description state acknowledge_by resolve_by acknowledged_at resolved_at resolution created_at',
-  ),
+  // A complaint about a payment is kept with the payment's records; the payer's words of it go.
+  payment_complaints: {
+    ...all(
+      MONEY,
+      'id reference payer_id payment_id consent_id merchant_id client_id category state acknowledge_by resolve_by acknowledged_at resolved_at resolution created_at',
+    ),
+    description: 'erase',
+  },
   dashboard_audit: all('none', 'id merchant_id staff_id actor action target data created_at'),
   api_request_log: all(
     'none',

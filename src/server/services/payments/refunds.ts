@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
 import { formatNaira } from '../../../domain/money';
 import { REFUND_TRANSITIONS, type TRefundEdge } from '../../../domain/refunds';
+import { refundExpectedBy } from '../../../domain/refund-clocks';
 import type {
   TPayerRefund,
   TRefund,
@@ -520,5 +521,7 @@ export async function refundsOfConsent(db: TDb, consentId: string): Promise<TPay
     amount: row.amount,
     status: row.status,
     createdAt: row.createdAt.toISOString(),
+    channel: row.channel,
+    expectedBy: refundExpectedBy(row),
   }));
 }
