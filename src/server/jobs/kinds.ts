@@ -12,6 +12,7 @@ import {
   scheduleAndNotify,
 } from '../services/payments/collection-runner';
 import { RECONCILE_STEPS, runReconcileStep } from '../services/payments/reconciler';
+import { HEALTH_PRUNE_MS, pruneHealthMinutes } from '../providers/routing/recorded-health';
 import { skipPausedDue } from '../services/payments/skipped-payments';
 import type { TJobKind, TJobRetry } from './engine';
 import { smsJob } from './sms-job';
@@ -76,6 +77,14 @@ export function jobKinds(
       retry: PERIODIC_RETRY,
       everyMs: EVENT_PRUNE_MS,
       run: async () => ({ deleted: await pruneMerchantEvents(ctx.db, ctx.clock.now()) }),
+    },
+    {
+      name: 'routing.prune-health',
+      retry: PERIODIC_RETRY,
+      everyMs: HEALTH_PRUNE_MS,
+      run: async () => ({
+        deleted: await pruneHealthMinutes(ctx.db, ctx.clock.now(), ctx.config.routing),
+      }),
     },
     {
       name: 'collections.expire-consents',

@@ -109,6 +109,12 @@ function countedMetrics(registry: Registry) {
     labelNames: ['capability', 'provider', 'passed_over'] as const,
     registers: [registry],
   });
+  const providerEliminations = new Counter({
+    name: 'oya_provider_eliminations_total',
+    help: 'Providers eliminated from new work by their recorded health, by capability, provider and bank (all: the provider as a whole); counted once, by the process whose statement eliminated it',
+    labelNames: ['capability', 'provider', 'bank'] as const,
+    registers: [registry],
+  });
 
   // The RED of background work: _count is the rate, outcome the errors, the buckets the duration.
   const jobDuration = new Histogram({
@@ -133,6 +139,7 @@ function countedMetrics(registry: Registry) {
     providerHttpCalls,
     providerHttpDuration,
     routingDecisions,
+    providerEliminations,
     jobDuration,
     webhookDeliveryDuration,
   };

@@ -7,7 +7,7 @@ import type { TDatabase } from '../db/database';
 import { requireOperator } from '../routes/operator-clients';
 import { jsonAnswers } from '../routes/responses';
 import { createMetrics, type TJobBacklogSample, type TMetrics } from './metrics';
-import { countedHealth } from './counted-health';
+import { countedHealth, countEliminations } from './counted-health';
 import { measuredRegistry } from './measured-provider';
 import { onProviderCall } from '../providers/provider-call';
 import { activeTracing, idAttributes, ID_ATTRIBUTES, type TTracedId } from './tracing';
@@ -145,6 +145,10 @@ export async function observe(
   providers.registry = measuredRegistry(providers.registry, metrics, app.log);
   providers.payments = providers.registry.payments;
   providers.health = countedHealth(providers.health, metrics);
+  const stopCountingEliminations = countEliminations(providers.health, metrics);
+  app.addHook('onClose', async () => {
+    stopCountingEliminations();
+  });
   countProviderTries(app, metrics);
   countAnswers(app, metrics);
   app.addHook('preHandler', bindIds);

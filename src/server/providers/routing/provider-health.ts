@@ -81,7 +81,19 @@ export type TProviderHealth = {
   route(scope: TRouteScope, candidates: readonly string[]): Promise<TRoute>;
   /** Every recorded provider's health over the last hour, by capability. */
   snapshot(): Promise<THealthLine[]>;
+  /**
+   * Tells `listener` of every move of a provider's state this health wins (its conditional
+   * statement moved the row): of processes deciding one move at once, one is told. Answers how
+   * to stop telling it. A health that keeps no record moves nothing and has none.
+   */
+  watchMoves?(listener: THealthMoveListener): () => void;
 };
+
+/** A move of a provider's recorded state: eliminated, re-admitted, or cooled down again. */
+export type THealthMoveListener = (
+  scope: { capability: string; provider: string; bank: string },
+  move: 'eliminate' | 'readmit' | 'cool_down_again',
+) => void;
 
 /** Routing by the list alone: the first serves, nothing recorded, nobody passed over. */
 export const listOrder: TProviderHealth = {

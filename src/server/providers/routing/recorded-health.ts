@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import {
   healthMove,
   LATENCY_BOUNDS_MS,
@@ -16,6 +16,7 @@ import { providerHealthMinutes, providerHealthStates } from '../../db/schema';
 import type {
   TCallOutcome,
   THealthLine,
+  THealthMoveListener,
   TPassedOver,
   TProviderHealth,
   TRouteScope,
@@ -35,6 +36,8 @@ import type {
  *    a probe in one conditional statement: one piece of new work goes there; its outcome, when
  *    recorded, re-admits the provider or cools it down again.
  * 3. snapshot: the last hour's minutes and the states, for the Routes screen.
+ * 4. pruneHealthMinutes: minutes older than anything reads (the hour, or a longer window) are
+ *    deleted by a periodic job (jobs/kinds.ts 'routing.prune-health').
  *
  * The bank is '' for the provider as a whole; an outcome naming a bank is recorded for both.
  */
@@ -63,11 +66,20 @@ export function recordedHealth(deps: {
   /** Told of every move of a provider's state (the log, /metrics). */
   onMove?: (scope: TMoveScope, move: THealthMove) => void;
 }): TProviderHealth {
+  const listeners = new Set<THealthMoveListener>();
+  const told: TDeps = {
+    ...deps,
+    onMove(scope, move) {
+      deps.onMove?.(scope, move);
+      if (move.move === 'none') return;
+      for (const listener of listeners) listener(scope, move.move);
+    },
+  };
   return {
     async record(outcome) {
       try {
         for (const bank of ['', ...(outcome.bank ? [outcome.bank] : [])]) {
-          await recordFor(deps, outcome, bank);
+          await recordFor(told, outcome, bank);
         }
       } catch {
         // Health is never worth a payer's request: an outcome that cannot be written is lost.
@@ -75,6 +87,10 @@ export function recordedHealth(deps: {
     },
     route: (scope, candidates) => routeBy(deps, scope, candidates),
     snapshot: () => snapshotOf(deps),
+    watchMoves(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }
 
@@ -299,4 +315,41 @@ async function snapshotOf({ db, clock }: TDeps): Promise<THealthLine[]> {
     ...line,
     p95LatencyMs: p95OfHistogram(histogram),
   }));
+}
+
+/** How often minutes no one reads any more are deleted (jobs/kinds.ts 'routing.prune-health'). */
+export const HEALTH_PRUNE_MS = 10 * MINUTE_MS;
+
+/** The most minutes one prune deletes: a backlog goes in several runs, none holding locks long. */
+const PRUNE_BATCH = 5_000;
+
+/**
+ * Deletes the minutes that neither the snapshot (the last hour) nor the failure rate's window
+ * reads any more, a minute's margin kept; answers how many. The states are kept: they are one
+ * row per provider, capability and bank.
+ */
+export async function pruneHealthMinutes(
+  db: TDb,
+  now: Date,
+  settings: Pick<TRoutingSettings, 'windowSeconds'>,
+): Promise<number> {
+  const readMs = Math.max(HOUR_MS, settings.windowSeconds * 1000) + MINUTE_MS;
+  const before = new Date(now.getTime() - readMs);
+  const old = db
+    .select({
+      capability: providerHealthMinutes.capability,
+      provider: providerHealthMinutes.provider,
+      bank: providerHealthMinutes.bank,
+      minute: providerHealthMinutes.minute,
+    })
+    .from(providerHealthMinutes)
+    .where(lt(providerHealthMinutes.minute, before))
+    .limit(PRUNE_BATCH);
+  const deleted = await db
+    .delete(providerHealthMinutes)
+    .where(
+      sql`(${providerHealthMinutes.capability}, ${providerHealthMinutes.provider}, ${providerHealthMinutes.bank}, ${providerHealthMinutes.minute}) IN (${old})`,
+    )
+    .returning({ minute: providerHealthMinutes.minute });
+  return deleted.length;
 }

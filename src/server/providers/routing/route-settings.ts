@@ -73,6 +73,7 @@ export function withRouteSettings(health: TProviderHealth, db: TDb): TProviderHe
   return {
     record: (outcome) => health.record(outcome),
     snapshot: () => health.snapshot(),
+    ...(health.watchMoves ? { watchMoves: health.watchMoves.bind(health) } : {}),
     async route(scope, candidates) {
       const { merchantId } = scope;
       if (!merchantId) return health.route(scope, candidates);

@@ -44,7 +44,7 @@ import type {
   TTransferNoticeAnswer,
   TTransferSender,
 } from '../../providers/payments';
-import type { TBanksPort, TMandateSetupPort } from '../../providers/payments';
+import type { TBanksPort, TMandateSetupPort, TTransfersInPort } from '../../providers/payments';
 import { AppError } from '../app-error';
 import { accountPageUrl } from '../page-urls';
 import { ownedByPage } from '../payments/charge-owners';
@@ -635,7 +635,9 @@ export async function createAccountLink(
   if (linkRoute === 'test_transfer' && testAmount !== null) {
     let payIn;
     try {
-      payIn = await usable(providers.payments.transfersIn).openTransferAccount({
+      payIn = await (
+        await linkTransfersIn(providers)
+      ).openTransferAccount({
         reference: linkId,
         amount: testAmount,
         accountName: `${ctx.config.productName} account check`,
@@ -686,6 +688,22 @@ export async function createAccountLink(
     return { ...link, formUrl: opened.formUrl };
   }
   return { ...link, formUrl: paperFormUrl(ctx, linkId) };
+}
+
+/**
+ * Where a link's test transfer account is opened (docs/routing.md): the first transfers-in
+ * provider that is healthy. Its notice answers the money by the provider that sent it, so nothing
+ * later needs the link to name it. No provider: the capability is off, and says so.
+ */
+async function linkTransfersIn(providers: TLinkContext['providers']): Promise<TTransfersInPort> {
+  const { registry, health } = providers;
+  const candidates = registry.lists.transfersIn.filter((name) =>
+    registry.adapters.some((adapter) => adapter.name === name && adapter.transfersIn),
+  );
+  const [first] = (await health.route({ capability: 'transfersIn' }, candidates)).order;
+  const newWork = providers.payments.transfersIn;
+  if (first === undefined || first === newWork.provider) return usable(newWork);
+  return registry.portOf(first, 'transfersIn');
 }
 
 /**

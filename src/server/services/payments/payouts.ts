@@ -193,6 +193,32 @@ const answerOf = (payout: TPayoutRow | null): TReleasePendingResponse => ({
 });
 
 /**
+ * The payouts port a new payout goes to (docs/routing.md): the first of PAYOUT_PROVIDERS that
+ * is healthy for payouts to the destination bank. The payout names it, so its requery asks it
+ * whatever the routing or the lists say later; a payout is never sent again elsewhere (no answer
+ * is asked about by reference). No provider: the capability is off, and says so.
+ */
+async function routedPayouts(
+  ctx: TPayoutContext,
+  payerId: string,
+  institutionCode: string,
+): Promise<TPayoutsPort> {
+  const { registry, health } = ctx.providers;
+  const candidates = registry.lists.payouts.filter((name) =>
+    registry.adapters.some((adapter) => adapter.name === name && adapter.payouts),
+  );
+  const route = await health.route(
+    { capability: 'payouts', bank: institutionCode, merchantId: requesterMerchantId(payerId) },
+    candidates,
+  );
+  const [first] = route.order;
+  // The list's first is new work's port (the one the context measures and records).
+  const newWork = ctx.providers.payments.payouts;
+  if (first === undefined || first === newWork.provider) return usable(newWork);
+  return registry.portOf(first, 'payouts');
+}
+
+/**
  * POST /api/payments/release-pending: pays everything the payer's wallet holds to
  * `destinationAccountId`, one of their linked accounts (an active mandate proves it is theirs).
  */
@@ -210,8 +236,7 @@ export async function releasePending(
       new AppError('PAYOUT_ACCOUNT_NOT_LINKED')
     );
   }
-  // New work's provider: the payout names it, so its requery asks it after a change of lists.
-  const port = usable(ctx.providers.payments.payouts);
+  const port = await routedPayouts(ctx, payerId, linked.account.institutionCode);
   const payout = await claimWallet(ctx, port.provider, payerId, linked.account);
   return answerOf(payout && (await send(ctx, port, payout)));
 }

@@ -139,6 +139,15 @@ function login(desk: TDesk, authorization: string | undefined): TAnswer {
   };
 }
 
+/** The settings a server needs to use `monnify` as its Monnify (MONNIFY_*). */
+export const monnifySimulatorEnv = (monnify: TMonnifySimulator): Record<string, string> => ({
+  MONNIFY_API_KEY: monnify.apiKey,
+  MONNIFY_SECRET_KEY: monnify.secretKey,
+  MONNIFY_CONTRACT_CODE: monnify.contractCode,
+  MONNIFY_BASE_URL: monnify.url,
+  MONNIFY_WALLET_ACCOUNT_NUMBER: monnify.walletAccountNumber,
+});
+
 /** The payer's 3-D Secure page: a form, and its answer applied. */
 async function threeDsPage(desk: TDesk, method: string, id: string, raw: string) {
   if (method === 'POST') {
