@@ -59,3 +59,25 @@ export function bvnLookupText(lookup: TLookupWords): string {
     }
   }
 }
+
+/** The /consents section's words. */
+export const BVN_LOOKUPS_TEXTS = {
+  heading: 'Who looked at my BVN',
+  intro:
+    'Every lookup made with your BVN or the accounts you linked: when, for which consent or account, through which provider, and what a merchant received.',
+  none: 'No one has looked up your BVN or your accounts yet.',
+  loading: 'Loading the lookups...',
+  failed: 'The lookups could not be loaded.',
+  more: 'Show more',
+} as const;
+
+/** Which consent or link a lookup was for, as the payer reads it beside its date. */
+export function bvnLookupPurpose(lookup: {
+  kind: TBvnLookupKind;
+  consentMerchant: string | null;
+  account: { bankName: string; accountNumber: string } | null;
+}): string | null {
+  if (lookup.consentMerchant) return `For your consent to ${lookup.consentMerchant}`;
+  if (lookup.kind === 'account_owner') return 'For linking an account';
+  return null;
+}

@@ -1,3 +1,4 @@
+import { formatPaymentDate } from './payment-date';
 import type { TRefundState } from './refunds';
 
 /*
@@ -71,3 +72,7 @@ export const REFUND_CHANNEL_TEXTS: Readonly<Record<TRefundChannel, string>> = {
   transfer: 'Sent back to the account you paid from',
   debit: 'Given back to the debited account',
 };
+
+/** What the payer reads beside a pending refund: the date it should have reached them by. */
+export const refundExpectedText = (expectedBy: string): string =>
+  `Expected by ${formatPaymentDate(expectedBy) ?? expectedBy}`;

@@ -59,5 +59,7 @@ export const ZPayerRefund = z.object({
   amount: ZKobo,
   status: ZRefundStatus,
   createdAt: z.string(),
+  /** While it is pending: the Lagos date (YYYY-MM-DD) it should reach the payer by (refund-clocks.ts). */
+  expectedBy: z.nullable(z.string()),
 });
 export type TPayerRefund = z.infer<typeof ZPayerRefund>;

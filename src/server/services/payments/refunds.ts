@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
 import { formatNaira } from '../../../domain/money';
+import { refundExpectedBy } from '../../../domain/refund-clocks';
 import { REFUND_TRANSITIONS, type TRefundEdge } from '../../../domain/refunds';
 import type {
   TPayerRefund,
@@ -520,5 +521,6 @@ export async function refundsOfConsent(db: TDb, consentId: string): Promise<TPay
     amount: row.amount,
     status: row.status,
     createdAt: row.createdAt.toISOString(),
+    expectedBy: refundExpectedBy(row),
   }));
 }

@@ -3,6 +3,7 @@ import { dataSharingChips } from '../../../domain/data-sharing';
 import { formatNaira } from '../../../domain/money';
 import type { payerConsentSummary } from '../../../domain/payer-consents';
 import { dueDateLabel } from '../../../domain/payment-date';
+import { refundExpectedText } from '../../../domain/refund-clocks';
 import { REFUND_STATE_LABELS } from '../../../domain/refunds';
 import type { TPayerConsent } from '../../../domain/schemas/payer-consents';
 import { formatDateTime } from '../../ui/format-date';
@@ -91,7 +92,7 @@ export function upcomingDebits(consent: TPayerConsent, merchant: string): ReactN
   ) : null;
 }
 
-/** The refunds the merchant made, each with its amount, date and state. */
+/** The refunds the merchant made, each with its amount, date and state; a pending one's expected date. */
 export function consentRefunds(consent: TPayerConsent, merchant: string): ReactNode {
   return consent.refunds.length > 0 ? (
     <section aria-label={`Refunds from ${merchant}`}>
@@ -102,6 +103,9 @@ export function consentRefunds(consent: TPayerConsent, merchant: string): ReactN
             <span className="upcoming-debit">
               <span className="amount">{formatNaira(refund.amount)}</span>
               <span className="secondary-text">{formatDateTime(refund.createdAt)}</span>
+              {refund.expectedBy ? (
+                <span className="secondary-text">{refundExpectedText(refund.expectedBy)}</span>
+              ) : null}
             </span>
             <span className={`status-badge refund-${refund.status}`}>
               {REFUND_STATE_LABELS[refund.status]}
