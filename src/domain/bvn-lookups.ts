@@ -89,3 +89,14 @@ export function bvnLookupPurposeText(lookup: TPurposeWords): string {
       return consent ? `Your consent to ${lookup.consentMerchantName}` : 'A consent you granted';
   }
 }
+
+/** The /consents section's words. */
+export const BVN_LOOKUPS_TEXTS = {
+  heading: 'Who looked at my BVN',
+  intro:
+    'Every lookup made with your BVN or the accounts you linked: when, for which consent or account, through which provider, and what a merchant received.',
+  none: 'No one has looked up your BVN or your accounts yet.',
+  loading: 'Loading the lookups...',
+  failed: 'The lookups could not be loaded.',
+  more: 'Show more',
+} as const;

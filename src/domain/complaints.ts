@@ -145,3 +145,28 @@ export function complaintClockLines(complaint: TComplaintClock, now: Date): stri
     targetLine('Resolved', 'To be resolved by', complaint.resolveBy, complaint.resolvedAt, now),
   ];
 }
+
+/** The /consents section's words. */
+export const COMPLAINT_TEXTS = {
+  heading: 'Complaints',
+  intro:
+    'Something wrong with a payment? Raise a complaint: you get a reference at once, and we tell the merchant.',
+  raise: 'Raise a complaint',
+  payment: 'Payment',
+  choosePayment: 'Choose a payment',
+  category: 'What went wrong',
+  chooseCategory: 'Choose what went wrong',
+  describe: 'Tell us what happened.',
+  description: 'Tell us what happened',
+  send: 'Send complaint',
+  cancel: 'Cancel',
+  noPayments: 'You have no payments to complain about.',
+  none: 'You have not raised a complaint.',
+  listHeading: 'Your complaints',
+  loading: 'Loading your complaints...',
+  failed: 'Your complaints could not be loaded.',
+} as const;
+
+/** What the payer reads once a complaint is raised (or the payment's open one is answered). */
+export const complaintRaisedText = (reference: string): string =>
+  `Your complaint is received. Its reference is ${reference}: quote it when you ask about it.`;

@@ -14,3 +14,10 @@ export const PAYER_CONSENTS_LINK = 'Your consents';
  * and the consent page's first load carries nothing of the notice's rules.
  */
 export const DEBIT_NOTICE_PATH = '/debits';
+
+/**
+ * The printable page of a copy of the payer's data (docs/payer-rights.md): /consents?my-data=
+ * {token}, the SMS link's token. Here, not in payer-rights.ts: the page's first load carries
+ * nothing of the rights' rules.
+ */
+export const EXPORT_PAGE_PARAM = 'my-data';

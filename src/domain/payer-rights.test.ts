@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { answerDueAt, nameCorrection, payerRightsLine } from './payer-rights';
+import {
+  answerDueAt,
+  exportExpiresAt,
+  exportFieldLabel,
+  exportState,
+  nameCorrection,
+  PAYER_RIGHTS_TEXTS,
+  payerRightsLine,
+} from './payer-rights';
 
 describe('answerDueAt', () => {
   it('is the same day of the next month', () => {
@@ -43,5 +51,33 @@ describe('payerRightsLine', () => {
     expect(
       payerRightsLine({ ...row, status: 'done', doneAt: '2031-03-15T10:00:00Z' }, day).state,
     ).toBe('received 2031-03-14, done 2031-03-15');
+  });
+});
+
+describe('exportState', () => {
+  const day = (iso: string) => iso.slice(0, 10);
+  it('says a copy is being prepared until its job is done', () => {
+    expect(exportState({ status: 'received', doneAt: null }, new Date(), day)).toBe(
+      PAYER_RIGHTS_TEXTS.copyPreparing,
+    );
+  });
+
+  it('gives a ready copy its link’s expiry, a week after it was made, then says it expired', () => {
+    const doneAt = '2031-03-01T10:00:00.000Z';
+    expect(exportExpiresAt(doneAt)).toBe('2031-03-08T10:00:00.000Z');
+    const ready = { status: 'done' as const, doneAt };
+    expect(exportState(ready, new Date('2031-03-08T09:59:59Z'), day)).toBe(
+      'Ready. We sent the link to your phone by SMS; it opens your copy until 2031-03-08.',
+    );
+    expect(exportState(ready, new Date('2031-03-08T10:00:00Z'), day)).toBe(
+      'The link expired on 2031-03-08. Ask again for a new copy.',
+    );
+  });
+});
+
+describe('exportFieldLabel', () => {
+  it('titles a field of the file as a payer reads it', () => {
+    expect(exportFieldLabel('createdAt')).toBe('Created at');
+    expect(exportFieldLabel('bvn_last4')).toBe('Bvn last4');
   });
 });

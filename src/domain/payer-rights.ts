@@ -90,6 +90,10 @@ export const exportReadyMessage = (url: string, expiresOn: string): string =>
 export const exportPageUrl = (publicUrl: string, token: string): string =>
   `${publicUrl.replace(/\/$/, '')}/my-data/${encodeURIComponent(token)}`;
 
+/** When a prepared copy's link stops opening it: a week after the copy was made (its `doneAt`). */
+export const exportExpiresAt = (doneAt: string): string =>
+  new Date(Date.parse(doneAt) + EXPORT_LINK_TTL_MS).toISOString();
+
 /** The file's name when downloaded. */
 export const exportFileName = (preparedAt: string): string =>
   `oya-money-my-data-${preparedAt.slice(0, 10)}.json`;
@@ -110,7 +114,56 @@ export const PAYER_RIGHTS_TEXTS = {
   nameLabel: 'Your name',
   saveName: 'Save name',
   requestsHeading: 'Your requests',
+  erasureAsked:
+    'We received your request. We will erase your data and sign you out; what we keep is listed under Your requests.',
+  loading: 'Loading your requests...',
+  failed: 'Your requests could not be loaded.',
+  copyPreparing: 'Being prepared. We will send you a link by SMS when it is ready.',
+  copyHeading: 'Your copy',
+  copyIntro:
+    'Everything we hold about you, as in the file. Print this page or save it as a PDF from your browser.',
+  copyPrint: 'Print this page',
+  copyFile: 'Download the file (JSON)',
+  copyGone:
+    'This link has expired or is not right. Ask for a new copy from Your data on your consents page.',
 } as const;
+
+/** The printable page's sections, in the file's order, each under its own title. */
+export const EXPORT_SECTIONS = {
+  phoneHistory: 'Phone numbers',
+  passkeys: 'Passkeys',
+  accounts: 'Linked accounts and cards',
+  consents: 'Consents, every version of their record, and their history',
+  payments: 'Payments',
+  refunds: 'Refunds',
+  receipts: 'Receipts',
+  forms: 'Form answers and uploaded files',
+  sharedWithMerchants: 'Data shared with merchants',
+  signIns: 'Sign-ins',
+  requests: 'Your requests about your data',
+} as const;
+
+/** A field's name in the file as the printable page titles it: 'createdAt' → 'Created at'. */
+export const exportFieldLabel = (key: string): string => {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** A copy's state as the payer reads it: being prepared, ready with the link's expiry, or over. */
+export function exportState(
+  request: { status: TPayerRightsStatus; doneAt: string | null },
+  now: Date,
+  formatDay: (iso: string) => string,
+): string {
+  if (request.status === 'received' || !request.doneAt) return PAYER_RIGHTS_TEXTS.copyPreparing;
+  const expiresAt = exportExpiresAt(request.doneAt);
+  return Date.parse(expiresAt) > now.getTime()
+    ? `Ready. We sent the link to your phone by SMS; it opens your copy until ${formatDay(expiresAt)}.`
+    : `The link expired on ${formatDay(expiresAt)}. Ask again for a new copy.`;
+}
 
 const KIND_LABELS: Record<TPayerRightsKind, string> = {
   export: 'Copy of your data',

@@ -1,5 +1,5 @@
-import type { TRefundState } from './refunds';
 import { formatPaymentDate } from './payment-date';
+import type { TRefundState } from './refunds';
 
 /*
  * When a refund should reach the payer (docs/payer-consents.md "Clocks you can hold us to"): a

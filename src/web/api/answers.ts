@@ -21,6 +21,7 @@ const form = () => import('../../domain/schemas/form');
 const payerConsents = () => import('../../domain/schemas/payer-consents');
 const debitNotices = () => import('../../domain/schemas/debit-notices');
 const payerRights = () => import('../../domain/schemas/payer-rights');
+const payerProtections = () => import('../../domain/schemas/payer-protections');
 const sandbox = () => import('../../domain/schemas/sandbox');
 const identity = () => import('../../domain/schemas/identity');
 const userAccount = () => import('../../domain/schemas/user-account');
@@ -88,6 +89,10 @@ export const ANSWER_MODULES = {
   ZDebitNoticeResponse: debitNotices,
   ZPayerRightsResponse: payerRights,
   ZPayerRightsRequestResponse: payerRights,
+  ZPayerExportResponse: payerRights,
+  ZBvnLookupsResponse: payerProtections,
+  ZComplaintResponse: payerProtections,
+  ZComplaintsResponse: payerProtections,
   ZCancelAttemptResponse: payment,
   ZPaymentStateResponse: payment,
   ZStreamTicketResponse: payment,

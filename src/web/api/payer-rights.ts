@@ -1,13 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
+import type { TPayerRightsResponse } from '../../domain/schemas/payer-rights';
 import { apiFetch } from './http';
 
 /** The payer's requests about their data and their name's rule (docs/payer-rights.md). */
 export const payerRightsQueryKey = ['payer-rights'] as const;
 
-/** GET /api/users/data-requests. */
+/** How often a copy being prepared is asked after: its job answers within seconds. */
+const PREPARING_POLL_MS = 2_000;
+
+/** GET /api/users/data-requests, read again while a copy is being prepared. */
 export function usePayerRightsQuery() {
   return useQuery({
     queryKey: payerRightsQueryKey,
+    refetchInterval: (query: { state: { data?: TPayerRightsResponse } }) =>
+      query.state.data?.requests.some((r) => r.kind === 'export' && r.status === 'received')
+        ? PREPARING_POLL_MS
+        : false,
     queryFn: ({ signal }) =>
       apiFetch('/api/users/data-requests', { answer: 'ZPayerRightsResponse', signal }),
   });
@@ -32,3 +40,16 @@ export const payerRightsApi = {
       answer: 'ZPayerRightsResponse',
     }),
 };
+
+/** GET /api/payer-exports/{token}: the copy the SMS's link opens, while it lasts (no session). */
+export function usePayerExportQuery(token: string) {
+  return useQuery({
+    queryKey: ['payer-export', token],
+    retry: false,
+    queryFn: ({ signal }) =>
+      apiFetch(`/api/payer-exports/${encodeURIComponent(token)}`, {
+        answer: 'ZPayerExportResponse',
+        signal,
+      }),
+  });
+}

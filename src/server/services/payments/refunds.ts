@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
 import { formatNaira } from '../../../domain/money';
-import { REFUND_TRANSITIONS, type TRefundEdge } from '../../../domain/refunds';
 import { refundExpectedBy } from '../../../domain/refund-clocks';
+import { REFUND_TRANSITIONS, type TRefundEdge } from '../../../domain/refunds';
 import type {
   TPayerRefund,
   TRefund,

@@ -92,7 +92,7 @@ export function upcomingDebits(consent: TPayerConsent, merchant: string): ReactN
   ) : null;
 }
 
-/** The refunds the merchant made, each with its amount, date and state. */
+/** The refunds the merchant made, each with its amount, date and state; a pending one's expected date. */
 export function consentRefunds(consent: TPayerConsent, merchant: string): ReactNode {
   return consent.refunds.length > 0 ? (
     <section aria-label={`Refunds from ${merchant}`}>

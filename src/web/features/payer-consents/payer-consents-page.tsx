@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import type { TPauseAction, TRevokeConsentRequest } from '../../../domain/schemas/payer-consents';
 import { usePayerConsentsQuery } from '../../api/payer-consents';
-import { PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
+import { EXPORT_PAGE_PARAM, PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { PayerConsentItem } from './payer-consent-item';
@@ -12,10 +12,30 @@ import { ReceiptConsent, receiptTokenInUrl } from './receipt-consent';
 import { useConsentActions } from './use-consent-actions';
 import './payer-consents.css';
 
-// 'Your data' loads when the page first draws it (docs/payer-rights.md).
+// 'Your data', 'Who looked at my BVN' and 'Complaints' load when the page first draws them, the
+// printable copy when the SMS's link opens it (docs/payer-rights.md, docs/payer-consents.md).
 const PayerDataRights = lazy(() =>
   import('./payer-data-rights').then((m) => ({ default: m.PayerDataRights })),
 );
+const PayerBvnLookups = lazy(() =>
+  import('./payer-bvn-lookups').then((m) => ({ default: m.PayerBvnLookups })),
+);
+const PayerComplaints = lazy(() =>
+  import('./payer-complaints').then((m) => ({ default: m.PayerComplaints })),
+);
+const PayerDataCopy = lazy(() =>
+  import('./payer-data-copy').then((m) => ({ default: m.PayerDataCopy })),
+);
+
+/** What a section shows while its code loads. */
+const sectionLoading = (
+  <p className="loading-line" role="status">
+    <Spinner small /> Loading...
+  </p>
+);
+
+/** The printable copy's token in this page's address (/consents?my-data=…), or null. */
+const exportTokenInUrl = () => new URL(window.location.href).searchParams.get(EXPORT_PAGE_PARAM);
 
 type TPayerConsentsPageProps = {
   signedIn: boolean;
@@ -133,6 +153,18 @@ export function PayerConsentsPage({
   const [cancelToken] = useState(removalCancelToken);
   // Opened from the SMS receipt of a grant: that one consent, signed in or not.
   const [receiptToken] = useState(receiptTokenInUrl);
+  // Opened from the SMS's link to a copy of the payer's data: its printable page, no session.
+  const [exportToken] = useState(exportTokenInUrl);
+
+  if (exportToken) {
+    return (
+      <PageCard>
+        <Suspense fallback={sectionLoading}>
+          <PayerDataCopy token={exportToken} />
+        </Suspense>
+      </PageCard>
+    );
+  }
 
   if (receiptToken) {
     return (
@@ -157,7 +189,9 @@ export function PayerConsentsPage({
       {signedIn ? <PayerDevices /> : null}
       {signedIn ? <PhoneNumberChange /> : null}
       {signedIn ? (
-        <Suspense fallback={null}>
+        <Suspense fallback={sectionLoading}>
+          <PayerComplaints />
+          <PayerBvnLookups />
           <PayerDataRights />
         </Suspense>
       ) : null}

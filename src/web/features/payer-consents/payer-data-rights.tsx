@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import {
   erasureKept,
+  exportState,
   PAYER_RIGHTS_TEXTS as T,
   payerRightsLine,
 } from '../../../domain/payer-rights';
@@ -10,13 +11,16 @@ import type { TPayerRightsRequest } from '../../../domain/schemas/payer-rights';
 import { payerRightsApi, payerRightsQueryKey, usePayerRightsQuery } from '../../api/payer-rights';
 import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
+import { Spinner } from '../../ui/spinner';
 import { withPasskeyProof } from './passkey-proof';
+import './payer-data-rights.css';
 
 /*
  * 'Your data' on the payer's own page (docs/payer-rights.md): Download my data, Correct my name,
- * Erase my data, and every request with its dates. Each request needs the passkey: a session
- * signed in by an SMS code proves itself first (the step-up). Loaded when the page first draws it,
- * apart from the consent page's first screen.
+ * Erase my data, and every request with its dates (an erasure's with what it keeps, and why). A
+ * copy being prepared is read again every few seconds until it is ready; its link comes by SMS.
+ * Each request needs the passkey: a session signed in by an SMS code proves itself first (the
+ * step-up). Loaded when the page first draws it, apart from the consent page's first screen.
  */
 
 const day = (iso: string) => formatPaymentDate(iso) ?? iso;
@@ -31,7 +35,18 @@ function RequestList({ requests }: { requests: TPayerRightsRequest[] }) {
           const line = payerRightsLine(request, day);
           return (
             <li key={request.requestId}>
-              <strong>{line.label}</strong>: {line.state}
+              <span>
+                <strong>{line.label}</strong>: {line.state}
+              </span>
+              {request.kept ? (
+                <ul className="payer-rights-kept" aria-label={T.keptHeading}>
+                  {request.kept.map((kept) => (
+                    <li key={kept.hold}>
+                      {kept.what}. {kept.why}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
             </li>
           );
         })}
@@ -83,11 +98,18 @@ export function PayerDataRights() {
     void ask(call, done);
   };
   const data = query.data;
+  const latestCopy = data?.requests.find((request) => request.kind === 'export');
   return (
     <section className="payer-rights" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{T.heading}</h2>
       {proving ? <BusyOverlay title="Getting your biometric approval..." /> : null}
       <p className="muted">{T.intro}</p>
+      <h3>{T.download}</h3>
+      {latestCopy ? (
+        <p className="payer-rights-copy" role="status">
+          {exportState(latestCopy, new Date(), day)}
+        </p>
+      ) : null}
       <Button variant="secondary" onClick={() => run(payerRightsApi.askExport, T.downloadAsked)}>
         {T.download}
       </Button>
@@ -106,7 +128,7 @@ export function PayerDataRights() {
       ) : null}
       <h3>{T.erase}</h3>
       {confirming ? (
-        <div role="group" aria-label={T.erase}>
+        <div className="payer-rights-confirm" role="group" aria-label={T.erase}>
           <p>{T.eraseConfirm}</p>
           <h4>{T.keptHeading}</h4>
           <ul>
@@ -116,15 +138,20 @@ export function PayerDataRights() {
               </li>
             ))}
           </ul>
-          <Button
-            variant="primary"
-            onClick={() => run(payerRightsApi.askErasure, 'We received your request.')}
-          >
-            {T.eraseConfirmButton}
-          </Button>
-          <Button variant="secondary" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
+          <div className="payer-rights-actions">
+            <Button
+              variant="primary"
+              onClick={() => {
+                setConfirming(false);
+                run(payerRightsApi.askErasure, T.erasureAsked);
+              }}
+            >
+              {T.eraseConfirmButton}
+            </Button>
+            <Button variant="secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+          </div>
         </div>
       ) : (
         <Button variant="secondary" onClick={() => setConfirming(true)}>
@@ -132,6 +159,16 @@ export function PayerDataRights() {
         </Button>
       )}
       {note ? <p role="status">{note}</p> : null}
+      {query.isPending ? (
+        <p className="loading-line" role="status">
+          <Spinner /> {T.loading}
+        </p>
+      ) : null}
+      {query.isError ? (
+        <p className="form-error" role="alert">
+          {T.failed} {query.error.message}
+        </p>
+      ) : null}
       {data ? <RequestList requests={data.requests} /> : null}
     </section>
   );

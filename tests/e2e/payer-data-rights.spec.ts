@@ -1,0 +1,311 @@
+import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import { expectNoViolations } from './axe';
+import {
+  addVirtualAuthenticator,
+  signUpThroughPanel,
+  storedSession,
+  uniquePhone,
+} from './auth-support';
+import { E2E } from './e2e-env';
+import {
+  chooseResult,
+  findAccount,
+  linked,
+  ownAccount,
+  ownPerson,
+  sendTestTransfer,
+} from './linking-support';
+import { consentPath, createConsent, snap } from './merchant';
+
+// The payer's rights on /consents (docs/payer-rights.md, docs/payer-consents.md "Who looked at
+// your BVN", "Complaints") in real Chromium against the real server: a payer who paid by card
+// raises a complaint about the payment and sees its reference, targets and state, downloads a
+// copy of their data (every consent version, no card number, PIN, code or BVN in it) and opens
+// its printable page, then asks for their data to be erased; a payer who linked an account for a
+// consent sharing their BVN sees every lookup made with it.
+
+const other = { clientId: E2E.otherClientId, secret: E2E.otherClientSecret };
+const basic = ({ clientId, secret }: { clientId: string; secret: string }) =>
+  `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+
+async function look(page: Page, testInfo: TestInfo, name: string) {
+  await snap(page, testInfo, `payer-rights-${name}`);
+  await expectNoViolations(page);
+}
+
+/** Every SMS the sandbox holds for a number, newest first. */
+async function messagesTo(request: APIRequestContext, phone: string): Promise<string[]> {
+  const response = await request.get(`/api/sandbox/messages?phone=${encodeURIComponent(phone)}`);
+  const body = (await response.json()) as { messages: Array<{ body: string }> };
+  return body.messages.map((message) => message.body);
+}
+
+/** The payer's requests still received answered by their jobs now (app-server.ts). */
+async function runRightsJobs(page: Page) {
+  const { token } = await storedSession(page);
+  const ran = await page.request.post('/__e2e/payer/rights-jobs', {
+    headers: { authorization: `Bearer ${token ?? ''}` },
+  });
+  expect(ran.status(), await ran.text()).toBe(200);
+}
+
+/**
+ * Download my data on /consents: the copy being prepared, then ready with its link's expiry; the
+ * link read from the payer's SMS. Answers the SMS link's token and the file it opens.
+ */
+async function downloadCopy(page: Page, phone: string) {
+  const data = page.getByRole('region', { name: 'Your data' });
+  await data.getByRole('button', { name: 'Download my data' }).click();
+  await expect(data.getByRole('status').first()).toHaveText(
+    'Being prepared. We will send you a link by SMS when it is ready.',
+  );
+  await runRightsJobs(page);
+  await expect(data.getByText(/^Ready\. We sent the link to your phone by SMS/)).toBeVisible();
+  await expect(data).toContainText(/it opens your copy until \d{1,2} \w{3} \d{4}/);
+  await expect(data.getByRole('listitem').filter({ hasText: 'Copy of your data' })).toContainText(
+    /received \d{1,2} \w{3} \d{4}, done \d{1,2} \w{3} \d{4}/,
+  );
+  let token = '';
+  await expect
+    .poll(async () => {
+      const ready = (await messagesTo(page.request, phone)).find((body) =>
+        body.startsWith('Oya Money: the copy of your data you asked for is ready.'),
+      );
+      token = /\/my-data\/(\S+)$/.exec(ready ?? '')?.[1] ?? '';
+      return token;
+    })
+    .not.toBe('');
+  const file = await page.request.get(`/my-data/${token}`);
+  expect(file.status()).toBe(200);
+  expect(file.headers()['content-disposition']).toMatch(/^attachment; filename="oya-money-my-data/);
+  const text = await file.text();
+  return { token, text, copy: JSON.parse(text) as TCopy };
+}
+
+type TCopy = {
+  profile: { fullName: string; bvn: { last4: string } | null };
+  consents: Array<{
+    consentId: string;
+    recordVersions: Array<{ record: unknown }>;
+    history: Array<{ type: string }>;
+  }>;
+};
+
+/** Every version of each consent's record is in the copy, one for each grant in its history. */
+function expectEveryVersion(copy: TCopy, consentIds: string[]) {
+  expect(copy.consents.map((c) => c.consentId).sort()).toEqual([...consentIds].sort());
+  for (const consent of copy.consents) {
+    const grants = consent.history.filter((event) => event.type === 'consent.granted');
+    expect(grants.length).toBeGreaterThan(0);
+    expect(consent.recordVersions).toHaveLength(grants.length);
+    for (const version of consent.recordVersions) expect(version.record).toBeTruthy();
+  }
+}
+
+/** No code the payer was sent by SMS is in the copy. */
+async function expectNoCodes(request: APIRequestContext, phone: string, text: string) {
+  const codes = (await messagesTo(request, phone)).flatMap((body) =>
+    [...body.matchAll(/code is (\d{6})/g)].map((match) => match[1]),
+  );
+  expect(codes.length).toBeGreaterThan(0);
+  for (const code of codes) expect(text).not.toContain(code);
+}
+
+test.describe('the payer’s data rights', () => {
+  test('a complaint, a copy of the data and its erasure @both-widths', async ({
+    page,
+  }, testInfo) => {
+    // One journey through sign-up, a card payment, a complaint, a copy and an erasure.
+    test.slow();
+    const phone = uniquePhone();
+    await addVirtualAuthenticator(page);
+    await page.goto('/login');
+    await signUpThroughPanel(page, page.request, { fullName: 'Chiamaka Obi', phone });
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+
+    // Paid by card while signed in: the consent and its payment are the payer's.
+    const consentId = await createConsent(page.request, {
+      payments: [{ type: 'immediate', amount: 320_000, narration: 'Order #4471' }],
+    });
+    await page.goto(consentPath(consentId));
+    const card = SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
+    if (!card) throw new Error('No PIN-only sandbox card');
+    await page.getByRole('button', { name: /Pay with Card/ }).click();
+    await page.getByLabel('Card Number').fill(card.number);
+    await page.getByLabel('Expiry date').fill(card.expiry);
+    await page.getByLabel('CVV').fill(card.cvv);
+    await page.getByRole('button', { name: 'Continue to PIN' }).click();
+    await page.getByLabel('Card PIN').fill(card.pin);
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    await expect(page.getByRole('heading', { name: 'Consent Granted' })).toBeVisible();
+
+    // Raise a complaint about the payment: its reference at once, its targets and its state.
+    await page.goto('/consents');
+    const complaints = page.getByRole('region', { name: 'Complaints' });
+    await complaints.getByRole('button', { name: 'Raise a complaint' }).click();
+    await expect(complaints.getByLabel('Payment')).toBeFocused();
+    await complaints.getByRole('button', { name: 'Send complaint' }).click();
+    await expect(complaints.locator('p', { hasText: 'Choose a payment' })).toBeVisible();
+    await expect(complaints.getByLabel('Payment')).toHaveAttribute('aria-invalid', 'true');
+    const choices = complaints.getByLabel('Payment').getByRole('option');
+    await expect(choices).toHaveCount(2);
+    await expect(choices.nth(1)).toHaveText(/^Tola Stores · ₦3,200\.00 · Order #4471 · /);
+    await complaints.getByLabel('Payment').selectOption({ index: 1 });
+    await complaints.getByLabel('What went wrong').selectOption('charged_twice');
+    await complaints
+      .getByLabel('Tell us what happened')
+      .fill('My bank statement shows this order twice.');
+    await look(page, testInfo, 'complaint-form');
+    await complaints.getByRole('button', { name: 'Send complaint' }).click();
+    const raised = complaints.getByRole('status');
+    await expect(raised).toContainText(/Its reference is CP-[0-9A-Z]{8}/);
+    await expect(raised).toBeFocused();
+    const reference = /CP-[0-9A-Z]{8}/.exec((await raised.textContent()) ?? '')?.[0] ?? '';
+    const listed = complaints.getByRole('article', { name: `Complaint ${reference}` });
+    await expect(listed).toContainText('Received');
+    await expect(listed).toContainText('Tola Stores');
+    await expect(listed).toContainText('₦3,200.00');
+    await expect(listed).toContainText('I was charged twice');
+    await expect(listed).toContainText(/To be acknowledged by \d{1,2} \w{3} \d{4}/);
+    await expect(listed).toContainText(/To be resolved by \d{1,2} \w{3} \d{4}/);
+    await look(page, testInfo, 'complaint-raised');
+    // Seen again after a reload: the payer's list is the server's.
+    await page.reload();
+    await expect(listed).toContainText('Received');
+
+    // Download my data: the file holds the consent's every version and no secret in clear.
+    const { token, text, copy } = await downloadCopy(page, phone);
+    expectEveryVersion(copy, [consentId]);
+    expect(copy.profile.fullName).toBe('Chiamaka Obi');
+    expect(text).not.toContain(card.number);
+    expect(text).not.toContain(card.number.slice(0, 12));
+    expect(text).not.toMatch(new RegExp(`"pin"\\s*:\\s*"${card.pin}"`));
+    expect(text).not.toContain(`"cvv"`);
+    await expectNoCodes(page.request, phone, text);
+    await look(page, testInfo, 'copy-ready');
+
+    // Its printable page: the same content, laid out to print, with the file to keep.
+    await page.goto(`/consents?my-data=${encodeURIComponent(token)}`);
+    await expect(page.getByRole('heading', { name: 'Your copy', level: 1 })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Print this page' })).toBeVisible();
+    const profile = page.getByRole('region', { name: 'Profile' });
+    await expect(profile).toContainText('Chiamaka Obi');
+    const consents = page.getByRole('region', {
+      name: 'Consents, every version of their record, and their history',
+    });
+    await expect(consents).toContainText(consentId);
+    await expect(consents).toContainText('consent.granted');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download the file (JSON)' }).click();
+    expect((await download).suggestedFilename()).toMatch(/^oya-money-my-data-.*\.json$/);
+    await look(page, testInfo, 'copy-page');
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByRole('button', { name: 'Print this page' })).toBeHidden();
+    await snap(page, testInfo, 'payer-rights-copy-print');
+    await page.emulateMedia({ media: 'screen' });
+
+    // A made-up link opens nothing, and says how to get a copy.
+    await page.goto(`/consents?my-data=${encodeURIComponent(`${token.slice(0, -4)}AAAA`)}`);
+    await expect(page.getByRole('alert')).toContainText('This link has expired or is not right.');
+
+    // Erase my data: what is kept and why before confirming, then the request with its dates.
+    await page.goto('/consents');
+    const data = page.getByRole('region', { name: 'Your data' });
+    await data.getByRole('button', { name: 'Erase my data' }).click();
+    const confirm = data.getByRole('group', { name: 'Erase my data' });
+    await expect(confirm).toContainText('What we keep, and why');
+    await expect(confirm).toContainText('Money Laundering (Prevention and Prohibition) Act 2022');
+    await look(page, testInfo, 'erasure-confirm');
+    await confirm.getByRole('button', { name: 'Erase my data' }).click();
+    await expect(
+      data.getByRole('status').filter({ hasText: 'We received your request.' }),
+    ).toBeVisible();
+    const erasure = data.getByRole('listitem').filter({ hasText: 'Erasure of your data' });
+    await expect(erasure).toContainText(/received \d{1,2} \w{3} \d{4}/);
+    await expect(erasure.getByRole('list', { name: 'What we keep, and why' })).toContainText(
+      'The signed record of each consent you granted',
+    );
+    await look(page, testInfo, 'erasure-received');
+    await runRightsJobs(page);
+
+    // The erasure's job ends the payer's sessions: their token opens nothing any more.
+    const { token: bearer } = await storedSession(page);
+    const after = await page.request.get('/api/users/data-requests', {
+      headers: { authorization: `Bearer ${bearer ?? ''}` },
+    });
+    expect(after.status()).toBe(401);
+  });
+
+  test('every lookup made with the payer’s BVN, after a link and a merchant’s read @both-widths', async ({
+    page,
+  }, testInfo) => {
+    const phone = uniquePhone();
+    await addVirtualAuthenticator(page);
+    await page.goto('/login');
+    await signUpThroughPanel(page, page.request, { fullName: 'Kemi Adewale', phone });
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+    // Their own account, under the BVN of a person minted for them and verified first.
+    const target = await ownAccount(page, 'links_by_test_transfer');
+    const consentId = await createConsent(
+      page.request,
+      {
+        payments: [1, 2].map((month) => ({
+          type: 'future',
+          amount: 450_000,
+          amountType: 'fixed',
+          narration: 'Meal box',
+          frequency: 'monthly',
+          interval: 1,
+          dueDate: new Date(Date.UTC(2027, month, 1, 9)).toISOString(),
+        })),
+        dataSharing: { bvnData: true },
+        requirements: { requiresAuth: true },
+      },
+      other,
+    );
+    await page.goto(`/r/${consentId}?clientId=${other.clientId}`);
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(page.getByText(/would like to collect 2 payments totalling/)).toBeVisible();
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await findAccount(page, target.accountNumber);
+    await chooseResult(page, target);
+    await sendTestTransfer(page, target);
+    await linked(page);
+    await page.getByRole('button', { name: 'Consent', exact: true }).click();
+    await expect(
+      page.getByText('You have successfully granted consent to Other Merchant'),
+    ).toBeVisible();
+
+    // The merchant reads the BVN the consent shares.
+    const shared = await page.request.get(`/api/v1/consents/${consentId}/shared-data/bvn`, {
+      headers: { authorization: basic(other) },
+    });
+    expect(shared.status(), await shared.text()).toBe(200);
+
+    await page.goto('/consents');
+    const lookups = page.getByRole('region', { name: 'Who looked at my BVN' });
+    const items = lookups.getByRole('list', { name: 'Who looked at my BVN' }).getByRole('listitem');
+    await expect(
+      items.filter({ hasText: /^Your BVN was verified at the BVN registry through/ }),
+    ).toHaveCount(1);
+    await expect(items.filter({ hasText: /^Other Merchant received your BVN/ })).toHaveCount(1);
+    await expect(items.filter({ hasText: /^Other Merchant received/ })).toContainText(
+      /\d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} (am|pm)/,
+    );
+    const owner = items.filter({ hasText: /was looked up through/ });
+    if ((await owner.count()) > 0) {
+      await expect(owner.first()).toContainText(`****${target.accountNumber.slice(-4)}`);
+    }
+    await look(page, testInfo, 'bvn-lookups');
+
+    // The copy of this payer's data: the verified BVN's last 4 digits, never all of it.
+    const person = await ownPerson(page);
+    const { text, copy } = await downloadCopy(page, phone);
+    expectEveryVersion(copy, [consentId]);
+    expect(copy.profile.bvn?.last4).toBe(person.bvn.slice(-4));
+    expect(text).not.toContain(person.bvn);
+    expect(text).not.toContain(target.accountNumber);
+    await expectNoCodes(page.request, phone, text);
+  });
+});
