@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from './testing/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './testing/test-app';
 
 // A path the server serves, asked with another method: 405 with the methods it takes in Allow,
 // in the catalogue shape; a path nothing serves stays 404.
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = useTestApp();
 
 const METHOD_NOT_ALLOWED = {
   success: false,

@@ -6,14 +6,10 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import type { TDatabase } from './db/database';
 import { setPageHeaders } from './response-headers';
-import { openTestDatabase, startTestApp } from './testing/test-app';
+import { openTestDatabase, useTestApp } from './testing/test-app';
 
 describe('API answers', () => {
-  let ctx: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    ctx = await startTestApp();
-  });
-  afterAll(() => ctx.close());
+  const ctx = useTestApp();
 
   it.each([
     ['a 200', '/api/health', 200],

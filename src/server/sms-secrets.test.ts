@@ -5,7 +5,7 @@
 // job's data names its queued row and nothing else; a sent message's text is erased from the
 // queue. Each secret is then used, to prove it was the live one searched for.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { toNigerianE164 } from '../domain/schemas/auth';
 import { JOBS_SCHEMA } from './jobs/engine';
 import { SMS_JOB } from './jobs/sms-job';
@@ -16,13 +16,9 @@ import { dashboardCall, invitationToken, staffMember } from './testing/dashboard
 import { latestCode, loginWithCode, sendCode, testPhone } from './testing/identity';
 import { consentWithPayment } from './testing/payments';
 import { retrySmsNow } from './testing/sms-jobs';
-import { startTestApp } from './testing/test-app';
+import { useTestApp } from './testing/test-app';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = useTestApp();
 
 /** How a code would read were its message kept: its text, and the WebOTP line's `#code`. */
 const codeForms = (code: string) => [`is ${code}`, `#${code}`];

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callProvider } from '../providers/provider-call';
 import { recordMerchantEvent, WEBHOOK_DELIVER_JOB } from '../services/merchants/webhooks';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import { promtoolProblems } from '../testing/promlint';
-import { startTestApp } from '../testing/test-app';
+import { startTestApp, useTestApp } from '../testing/test-app';
 
 // GET /metrics (docs/operations.md): the operator's token opens it, and one card payment shows in
 // the request, payment and provider metrics (and a provider's HTTP tries) beside the backlogs, streams and the pool; jobs and
@@ -15,18 +15,13 @@ import { startTestApp } from '../testing/test-app';
 const OPERATOR_TOKEN = 'metrics-operator-token-0123456789abcdefghij';
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 
-let test: Awaited<ReturnType<typeof startTestApp>>;
-
-beforeAll(async () => {
-  test = await startTestApp({
-    operatorToken: OPERATOR_TOKEN,
-    // A webhook to this machine, where nothing listens: its deliveries fail and are retried.
-    env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
-    // Two card charges from one address, then the limit: the third is refused.
-    rateLimits: { cardChargesPerAddress: { max: 2, windowMs: 60_000 } },
-  });
+const test = useTestApp({
+  operatorToken: OPERATOR_TOKEN,
+  // A webhook to this machine, where nothing listens: its deliveries fail and are retried.
+  env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
+  // Two card charges from one address, then the limit: the third is refused.
+  rateLimits: { cardChargesPerAddress: { max: 2, windowMs: 60_000 } },
 });
-afterAll(() => test.close());
 
 const scrape = async () => {
   const response = await test.app.inject({ method: 'GET', url: '/metrics', headers: operator });

@@ -3,22 +3,16 @@
 // named as its sender, and only when that account is held under the payer's verified BVN, on the
 // real routes and database (PGlite; on PostgreSQL too, the test of the payment's jsonb update).
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accountLinks, payments, sandboxVirtualAccounts } from '../db/schema';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { mintPerson, ownPerson, type TSandboxPerson } from '../testing/bvn';
 import { signUp, testPhone } from '../testing/identity';
 import { consentWithPayment } from '../testing/payments';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 
 const clock = testClock('2027-05-10T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock });
 
 type TAccountKey = { accountNumber: string; institutionCode: string };
 

@@ -5,7 +5,7 @@
 // is opened or charged. Each refusal leaves the account unproven: it cannot pay by OneTap, and the
 // books hold nothing.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TAccountLink } from '../../domain/schemas/account-link';
 import {
   accountLinks,
@@ -36,16 +36,10 @@ import {
   sandboxTransfer,
   type TCardScenarioName,
 } from '../testing/payments';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 
 const clock = testClock('2027-06-01T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock });
 
 const LINKED = 'Your account has been linked and is ready for future payments.';
 const NOT_CONFIRMED = 'Payment not yet confirmed. Please wait and try again.';

@@ -1,21 +1,15 @@
 // The payer's accounts while the provider does not answer (docs/accounts.md): the list of their
 // own accounts still answers, each linked account as its links show it; the BVN registry's list
 // answers 502 in the catalogue shape, never a 500 or a wrong list.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import { ownPerson } from '../testing/bvn';
 import { payerWithPasskey } from '../testing/identity';
 import { linkByTestTransfer } from '../testing/payments';
-import { startTestApp } from '../testing/test-app';
+import { useTestApp } from '../testing/test-app';
 import { usable } from '../providers/off';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp();
 
 describe('the payer’s accounts while the provider does not answer', () => {
   it('lists their linked account as linked without the bank list', async () => {

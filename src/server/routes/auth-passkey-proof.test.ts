@@ -4,7 +4,7 @@
 // grants nothing (data sharing included) and releases no pending payment, until one of the
 // payer's trusted passkeys proves it (a sign-in, a grant signature, or the step-up).
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatLagosDateTime } from '../../domain/payment-date';
 import { revocationSigningMessage } from '../../domain/schemas/payer-consents';
 import {
@@ -17,7 +17,7 @@ import {
   testPhone,
 } from '../testing/identity';
 import type { SoftAuthenticator } from '../testing/soft-authenticator';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, useTestApp, testClock } from '../testing/test-app';
 
 const DAY = 24 * 60 * 60_000;
 const PROOF_REQUIRED = {
@@ -29,11 +29,7 @@ const PROOF_REQUIRED = {
 };
 
 const clock = testClock('2031-05-04T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(() => ctx.close());
+const ctx = useTestApp({ clock });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

@@ -5,7 +5,7 @@
 // removes their own passkeys, which then sign nothing.
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UNAPPROVED_PASSKEY_WAIT_MS } from '../../domain/passkey-trust';
 import { formatLagosDateTime } from '../../domain/payment-date';
 import { passkeyApprovalMessage } from '../../domain/schemas/auth';
@@ -24,14 +24,10 @@ import {
 } from '../testing/identity';
 import { linkByTestTransfer, sandboxBalanceOf } from '../testing/payments';
 import type { SoftAuthenticator } from '../testing/soft-authenticator';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, useTestApp, testClock } from '../testing/test-app';
 
 const clock = testClock(new Date());
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(() => ctx.close());
+const ctx = useTestApp({ clock });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

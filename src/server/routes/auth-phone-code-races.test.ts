@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PHONE_CODE_MAX_WRONG_TRIES } from '../../domain/schemas/auth';
-import { startTestApp } from '../testing/test-app';
+import { useTestApp } from '../testing/test-app';
 import { latestCode, loginWithCode, openDiscovery, sendCode, testPhone } from '../testing/identity';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  // The test sends a code a round from one address: the test app's relaxed send limits let it.
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+// The test sends a code a round from one address: the test app's relaxed send limits let it.
+const ctx = useTestApp();
 
 const GUESSES = 60;
 const ROUNDS = 20;

@@ -1,17 +1,13 @@
 // The per-number limit on sending codes (10 an hour, spec of docs/security.md) holds when the
 // requests arrive at the same moment: the count and the send are one step under a lock per number;
 // and a code replaced before its SMS went is never sent after the newer one.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { PHONE_CODES_PER_PHONE_PER_HOUR } from '../../domain/schemas/auth';
-import { startTestApp } from '../testing/test-app';
+import { useTestApp } from '../testing/test-app';
 import { sendCode, testPhone } from '../testing/identity';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  // The test app's relaxed per-address limit leaves the per-number one as what is tested.
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+// The test app's relaxed per-address limit leaves the per-number one as what is tested.
+const ctx = useTestApp();
 
 it(
   'sends 10 codes, no more, to one number asked for 30 times at once',

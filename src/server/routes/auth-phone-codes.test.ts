@@ -1,19 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   PHONE_CODE_MAX_WRONG_TRIES,
   PHONE_CODES_PER_PHONE_PER_HOUR,
   toNigerianE164,
 } from '../../domain/schemas/auth';
-import { startTestApp } from '../testing/test-app';
+import { useTestApp } from '../testing/test-app';
 import { latestCode, loginWithCode, sendCode, testPhone } from '../testing/identity';
 import { retrySmsNow, smsJobsTo } from '../testing/sms-jobs';
 import { SmsNotSent } from '../providers/sms';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = useTestApp();
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();

@@ -7,7 +7,7 @@
 // stranger's account: paid into a one-time account the attacker opened, and sent a test transfer.
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BVN_CODE_SENDS_PER_VERIFICATION, BVN_CODES_PER_PAYER_PER_HOUR } from '../../domain/bvn';
 import { accountLinks, bvnCodes, payers } from '../db/schema';
 import { DEFAULT_RATE_LIMITS } from '../rate-limits';
@@ -34,29 +34,23 @@ import {
 } from '../testing/identity';
 import { consentWithPayment, linkByTestTransfer, sandboxTransfer } from '../testing/payments';
 import { expectRateLimited } from '../testing/rate-limits';
-import { startTestApp, testClock } from '../testing/test-app';
+import { testClock, useTestApp } from '../testing/test-app';
 import { usable } from '../providers/off';
 
 const clock = testClock('2027-05-10T09:00:00Z');
 const logLines: string[] = [];
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    // The BVN's own limit as deployed: no test here asks for one BVN more often than it allows.
-    rateLimits: { bvnCodesPerBvn: DEFAULT_RATE_LIMITS.bvnCodesPerBvn },
-    logger: true,
-    env: { LOG_LEVEL: 'trace' },
-    logStream: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logLines.push(chunk.toString('utf8'));
-        done();
-      },
-    }),
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+const ctx = useTestApp({
+  clock,
+  // The BVN's own limit as deployed: no test here asks for one BVN more often than it allows.
+  rateLimits: { bvnCodesPerBvn: DEFAULT_RATE_LIMITS.bvnCodesPerBvn },
+  logger: true,
+  env: { LOG_LEVEL: 'trace' },
+  logStream: new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  }),
 });
 
 const post = (url: string, token: string | null, payload?: object) =>

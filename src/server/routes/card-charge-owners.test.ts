@@ -2,10 +2,10 @@
 // it — the same signed-in payer, or without sign-in the page holding the charge's token. Anyone
 // else finds nothing (404) and the charge is untouched.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paymentAttempts } from '../db/schema';
 import { signedUpPayer, type TSignedUpPayer } from '../testing/identity';
-import { startTestApp } from '../testing/test-app';
+import { useTestApp } from '../testing/test-app';
 import {
   consentWithPayment,
   encryptedCard,
@@ -14,13 +14,7 @@ import {
   type TCardScenarioName,
 } from '../testing/payments';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp();
 
 type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;
 const RIGHT_OTP = sandboxCard('pin_otp').otp;

@@ -3,25 +3,19 @@
 // (rateLimits); each test uses addresses and card numbers of its own.
 import { randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paymentAttempts } from '../db/schema';
 import { signUp, testPhone } from '../testing/identity';
 import { expectRateLimited } from '../testing/rate-limits';
-import { startTestApp } from '../testing/test-app';
+import { useTestApp } from '../testing/test-app';
 import { consentWithPayment, encryptedCard, sandboxCard } from '../testing/payments';
 
 const HOUR = 60 * 60_000;
 const perCard = { max: 3, windowMs: HOUR };
 const perAddress = { max: 5, windowMs: 10 * 60_000 };
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({
-    rateLimits: { cardDeclinesPerCard: perCard, cardChargesPerAddress: perAddress },
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+const ctx = useTestApp({
+  rateLimits: { cardDeclinesPerCard: perCard, cardChargesPerAddress: perAddress },
 });
 
 let addressSeq = 0;

@@ -1,14 +1,14 @@
 // Paying by card, every published sandbox card through its path (docs/sandbox.md): the answer, the
 // payment's status, the events on its stream, and the books.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TEncryptedCard } from '../../domain/schemas/card';
 import { cardEncryptionKeys, idempotencyKeys, paymentAttempts } from '../db/schema';
 import { fingerprintOf } from '../services/idempotency';
 import { rotateCardKey } from '../services/payments/card-encryption-keys';
 import { checkLedger } from '../services/payments/ledger';
 import { signUp, testPhone } from '../testing/identity';
-import { startTestApp } from '../testing/test-app';
+import { useTestApp } from '../testing/test-app';
 import {
   consentWithPayment,
   encryptedCard,
@@ -21,13 +21,7 @@ import {
   payByCard,
 } from '../testing/payments';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp();
 
 async function payPublic(
   scenario: TCardScenarioName,

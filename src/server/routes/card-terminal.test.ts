@@ -4,7 +4,7 @@
 // disagrees with the card number, a replayed rrn and a reused one, an unknown reader, a
 // stripe-only card, an amount out of range, malformed data; two purchases of one payment at once.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ZChipPurchaseResponse,
   ZTerminalFetchKeysResponse,
@@ -12,7 +12,7 @@ import {
 import { paymentAttempts, terminalPurchases } from '../db/schema';
 import { DEFAULT_RATE_LIMITS } from '../rate-limits';
 import { checkLedger } from '../services/payments/ledger';
-import { startTestApp } from '../testing/test-app';
+import { useTestApp } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
 import {
   consentWithPayment,
@@ -32,15 +32,9 @@ import {
 } from '../testing/terminal';
 import type { TChipCardScenario } from '../sandbox/fixtures';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({
-    // The real limit of terminal calls per address: one test counts up to it.
-    rateLimits: { terminalCallsPerAddress: DEFAULT_RATE_LIMITS.terminalCallsPerAddress },
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+const ctx = useTestApp({
+  // The real limit of terminal calls per address: one test counts up to it.
+  rateLimits: { terminalCallsPerAddress: DEFAULT_RATE_LIMITS.terminalCallsPerAddress },
 });
 
 const DECLINED = 'Transaction declined by card or issuer';

@@ -2,11 +2,11 @@
 // card is blocked for that payment, counted in the database in one statement, so neither a patient
 // guesser nor concurrent guesses get past the limit.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CARD_WRONG_TRIES_PER_PAYMENT } from '../../domain/card-tries';
 import { cardPaymentTries, paymentAttempts } from '../db/schema';
 import { cardKeyOf, claimCardTry } from '../services/payments/card-tries';
-import { startTestApp } from '../testing/test-app';
+import { useTestApp } from '../testing/test-app';
 import {
   consentWithPayment,
   encryptedCard,
@@ -15,13 +15,7 @@ import {
   type TCardScenarioName,
 } from '../testing/payments';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp();
 
 type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;
 

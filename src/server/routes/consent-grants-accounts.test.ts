@@ -4,7 +4,7 @@
 // accounts chosen; and 'Decline'. The accounts are the payer's own: their sandbox person's,
 // whose BVN they verified (docs/accounts.md "Ownership").
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   consentEvents,
   futurePaymentAccounts,
@@ -13,7 +13,7 @@ import {
   sandboxDebits,
 } from '../db/schema';
 import { checkLedger } from '../services/payments/ledger';
-import { createTestClient, startTestApp } from '../testing/test-app';
+import { createTestClient, useTestApp } from '../testing/test-app';
 import { ownAccount } from '../testing/bvn';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
 import {
@@ -24,13 +24,7 @@ import {
 } from '../testing/payments';
 import type { TAccountScenario } from '../sandbox/fixtures';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp();
 
 /** A signed-in payer with a passkey, and what signs their grants. */
 const payer = (countsSignatures = true) => payerWithPasskey(ctx.app, ctx.config, countsSignatures);

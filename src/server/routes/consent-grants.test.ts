@@ -2,19 +2,13 @@
 // consent becomes granted, once, with its audit row; a signed-in payer's passkey signs exactly
 // what is granted; anonymous payers grant only what spec §6 lets them.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consentEvents, consents } from '../db/schema';
-import { createTestClient, startTestApp } from '../testing/test-app';
+import { createTestClient, useTestApp } from '../testing/test-app';
 import { payerWithPasskey, signedGrant, signUp, testPhone } from '../testing/identity';
 import { consentWithPayment, payByCard } from '../testing/payments';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp();
 
 const grantBody = (consentId: string, extra: Record<string, unknown> = {}) => ({
   originalRequestId: null,

@@ -2,7 +2,7 @@
 // delivery whose job failed every retry is listed for its merchant, and for no other, as the
 // operator's /api/health/ready counts it.
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TDashboardDeadLetter } from '../../domain/schemas/dashboard';
 import type { TReadyResponse } from '../../domain/schemas/health';
 import { webhookEndpoints } from '../db/schema';
@@ -10,21 +10,15 @@ import { JOBS_SCHEMA } from '../jobs/engine';
 import { recordMerchantEvent, WEBHOOK_DELIVER_JOB } from '../services/merchants/webhooks';
 import { dashboardCall, staffMember, type TStaffSession } from '../testing/dashboard';
 import { consentWithPayment } from '../testing/payments';
-import { startTestApp, testClock } from '../testing/test-app';
+import { testClock, useTestApp } from '../testing/test-app';
 
 const clock = testClock(new Date());
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
 
-beforeAll(async () => {
-  // The endpoints are on this machine: their deliveries get as far as signing.
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+// The endpoints are on this machine: their deliveries get as far as signing.
+const ctx = useTestApp({
+  clock,
+  webhookDelivery: 'manual',
+  env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
 });
 
 /**

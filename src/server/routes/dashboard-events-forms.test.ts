@@ -4,7 +4,7 @@
 // Owner and developer read events, owner, developer and support read forms; another merchant's
 // events are never listed and its forms and responses answer 404.
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TStaffRole } from '../../domain/dashboard-roles';
 import { errorBody } from '../../domain/errors';
 import type { TDashboardFormRead } from '../../domain/schemas/dashboard-events-forms';
@@ -14,18 +14,12 @@ import { SAMPLE_FORM_INPUT } from '../../domain/test-support/form-fixtures';
 import { apiClients } from '../db/schema';
 import { fireTestEvent } from '../services/merchants/fire-test-event';
 import { dashboardCall, staffMember, type TStaffSession } from '../testing/dashboard';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, useTestApp, testClock } from '../testing/test-app';
 
 const HOUR = 60 * 60 * 1_000;
 const clock = testClock('2031-05-10T12:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
 
-beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 const get = (staff: TStaffSession, url: string, query: InjectOptions['query'] = {}) =>
   dashboardCall(ctx, staff, { method: 'GET', url, query });

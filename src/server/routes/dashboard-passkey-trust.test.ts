@@ -5,7 +5,7 @@
 // session is its passkey's: the passkey's removal ends it.
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorBody, formatErrorMessage } from '../../domain/errors';
 import { teamPasskeyMessage, UNAPPROVED_PASSKEY_WAIT_MS } from '../../domain/passkey-trust';
 import { formatLagosDateTime } from '../../domain/payment-date';
@@ -36,17 +36,11 @@ import {
 } from '../testing/identity';
 import { consentWithPayment, payByCard } from '../testing/payments';
 import type { SoftAuthenticator } from '../testing/soft-authenticator';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 
 const clock = testClock(new Date());
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
 
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock });
 
 /** The id of the authenticator's newest passkey, as the server keeps it. */
 const credentialOf = (soft: SoftAuthenticator) =>

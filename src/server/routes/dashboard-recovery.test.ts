@@ -5,7 +5,7 @@
 // reads the same for both, and only whoever proved the code learns that a number is on no team.
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorBody, formatErrorMessage } from '../../domain/errors';
 import { toNigerianE164 } from '../../domain/schemas/auth';
 import { randomId } from '../crypto/secret-hash';
@@ -16,19 +16,13 @@ import { RECOVERY_CODE_JOB } from '../services/dashboard/staff-sign-in';
 import { dashboardCall, staffMember } from '../testing/dashboard';
 import { latestCode, signUp, testPhone } from '../testing/identity';
 import { expectRateLimited } from '../testing/rate-limits';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, testClock, useTestApp } from '../testing/test-app';
 
 const clock = testClock('2027-05-10T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  // The number's own limit as deployed; the per-address ones relaxed (each test names addresses).
-  ctx = await startTestApp({
-    clock,
-    rateLimits: { recoveryCodesPerNumber: DEFAULT_RATE_LIMITS.recoveryCodesPerNumber },
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+// The number's own limit as deployed; the per-address ones relaxed (each test names addresses).
+const ctx = useTestApp({
+  clock,
+  rateLimits: { recoveryCodesPerNumber: DEFAULT_RATE_LIMITS.recoveryCodesPerNumber },
 });
 
 const call = (options: InjectOptions) => dashboardCall(ctx, null, options);
@@ -117,13 +111,7 @@ describe('asking for a recovery code', () => {
 describe('the work of the answer', () => {
   // A process that runs no jobs, so that what the call itself did is seen alone: whatever is
   // done for one number and not another must wait for the job, after the answer.
-  let quiet: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    quiet = await startTestApp({ clock, env: { JOBS_WORK: 'off' } });
-  });
-  afterAll(async () => {
-    await quiet.close();
-  });
+  const quiet = useTestApp({ clock, env: { JOBS_WORK: 'off' } });
 
   /** A member of a new merchant's team, written as an accepted invitation leaves one. */
   async function staffNumber(): Promise<string> {

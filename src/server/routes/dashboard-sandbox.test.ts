@@ -23,20 +23,14 @@ import {
   createTestClient,
   openTestDatabase,
   RELAXED_RATE_LIMITS,
-  startTestApp,
+  useTestApp,
   testClock,
   testConfig,
 } from '../testing/test-app';
 
 const clock = testClock(new Date());
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
 
-beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 const call = (staff: TStaffSession | null, options: InjectOptions) =>
   dashboardCall(ctx, staff, options);

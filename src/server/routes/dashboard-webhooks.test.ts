@@ -5,7 +5,7 @@
 // signing secret is in the answer that adds the webhook and nowhere else.
 import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUDIT_WORDS } from '../../domain/audit-words';
 import type { TStaffRole } from '../../domain/dashboard-roles';
 import { errorBody } from '../../domain/errors';
@@ -14,18 +14,12 @@ import type { TWebhookEventType } from '../../domain/schemas/webhooks';
 import { idempotencyKeys, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { fireTestEvent } from '../services/merchants/fire-test-event';
 import { dashboardCall, staffMember, type TStaffSession } from '../testing/dashboard';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, testClock, useTestApp } from '../testing/test-app';
 
 const clock = testClock(new Date());
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
 
-beforeAll(async () => {
-  // Nothing here is sent: the deliveries an event makes are read as rows.
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+// Nothing here is sent: the deliveries an event makes are read as rows.
+const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 const call = (staff: TStaffSession | null, options: InjectOptions) =>
   dashboardCall(ctx, staff, options);

@@ -6,7 +6,7 @@
 // their own: their sandbox person's, whose BVN they verified, so each test's balances are of
 // accounts no other test debits.
 import { and, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   consentEvents,
   futurePaymentCollections,
@@ -23,7 +23,7 @@ import {
   STALE_COLLECTION_MS,
 } from '../services/payments/future-collections';
 import { checkLedger } from '../services/payments/ledger';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, useTestApp, testClock } from '../testing/test-app';
 import { secondServer } from '../testing/second-server';
 import { ownAccount } from '../testing/bvn';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
@@ -39,13 +39,7 @@ const HOUR = 60 * 60 * 1_000;
 const DAY = 24 * HOUR;
 
 const clock = testClock('2031-01-10T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 type TFuture = {
   amount: number;

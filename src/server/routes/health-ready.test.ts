@@ -2,30 +2,24 @@
 // Redis (when configured) or the job engine is not ready; every job kind's backlog, and the
 // kinds that fail while the others run.
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TNotReadyResponse, TReadyResponse } from '../../domain/schemas/health';
 import { SMS_ASKED_BY_NO_CALL, SMS_JOB, openSmsOutbox } from '../jobs/sms-job';
 import { TEST_REDIS_URL, testRedisReachable } from '../testing/redis';
-import { startTestApp } from '../testing/test-app';
+import { startTestApp, useTestApp } from '../testing/test-app';
 
 const OPERATOR_TOKEN = 'operator-token-of-the-readiness-tests';
 let refusing = true;
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({
-    operatorToken: OPERATOR_TOKEN,
-    webhookDelivery: 'manual',
-    providers: {
-      sms: {
-        send: async () => {
-          if (refusing) throw new Error('the SMS provider refused');
-        },
+const ctx = useTestApp({
+  operatorToken: OPERATOR_TOKEN,
+  webhookDelivery: 'manual',
+  providers: {
+    sms: {
+      send: async () => {
+        if (refusing) throw new Error('the SMS provider refused');
       },
     },
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+  },
 });
 
 const ready = async (app = ctx.app) => {

@@ -1,7 +1,7 @@
 // Changing the sign-in number (docs/identity.md "Changing the phone number"): only a session a
 // trusted passkey proved asks; the code goes to the new number; on it the number changes, the old
 // number is told, and the sessions the old number's SMS codes signed in end.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatLagosDateTime } from '../../domain/payment-date';
 import { toNigerianE164 } from '../../domain/schemas/auth';
 import { payers } from '../db/schema';
@@ -15,15 +15,11 @@ import {
   testPhone,
 } from '../testing/identity';
 import { retrySmsNow, smsJobsTo } from '../testing/sms-jobs';
-import { startTestApp, testClock } from '../testing/test-app';
+import { testClock, useTestApp } from '../testing/test-app';
 
 const clock = testClock('2031-05-04T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
+const ctx = useTestApp({ clock });
 afterEach(() => vi.restoreAllMocks());
-afterAll(() => ctx.close());
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

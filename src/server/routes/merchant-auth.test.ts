@@ -6,16 +6,12 @@ import { execFile } from 'node:child_process';
 import { createHmac, randomBytes, scryptSync } from 'node:crypto';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../../domain/errors';
 import { apiClients, serverSecrets } from '../db/schema';
-import { createTestClient, startTestApp } from '../testing/test-app';
+import { createTestClient, useTestApp } from '../testing/test-app';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(() => ctx.close());
+const ctx = useTestApp();
 
 const body = { payments: [{ type: 'immediate', amount: 250_000, narration: 'Order 17' }] };
 

@@ -1,6 +1,6 @@
 // A merchant's client (docs/merchant-clients.md): its read, secret rotation with a grace period,
 // origin changes, and the operator's calls, on PGlite and PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { webOriginProblem } from '../../domain/web-origin';
 import { buildApp } from '../app';
@@ -11,17 +11,14 @@ import {
   createTestClient,
   openTestDatabase,
   startTestApp,
+  useTestApp,
   testClock,
   testConfig,
 } from '../testing/test-app';
 
 const OPERATOR_TOKEN = 'operator-token-for-tests-0123456789abcdef';
 const clock = testClock('2026-11-23T10:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock, operatorToken: OPERATOR_TOKEN });
-});
-afterAll(() => ctx.close());
+const ctx = useTestApp({ clock, operatorToken: OPERATOR_TOKEN });
 
 const basic = (clientId: string, secret: string) =>
   `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;

@@ -4,7 +4,7 @@
 // read's mandates and form response. The accounts linked are the payer's own: their sandbox
 // person's, whose BVN they verified (docs/accounts.md "Ownership").
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ZMerchantConsentResponse,
   ZMerchantConsentsResponse,
@@ -13,7 +13,7 @@ import { consentEvents, merchantEvents } from '../db/schema';
 import { SANDBOX_PAPER_APPROVAL_MS } from '../sandbox/sandbox-provider';
 import type { TAccountScenario } from '../sandbox/fixtures';
 import { runCollections } from '../services/payments/collection-runner';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, testClock, useTestApp } from '../testing/test-app';
 import { secondServer } from '../testing/second-server';
 import { ownAccount } from '../testing/bvn';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
@@ -21,18 +21,12 @@ import { consentWithPayment, linkByTestTransfer, payByTransfer } from '../testin
 
 const MINUTE = 60_000;
 const clock = testClock('2031-03-02T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  // Its webhook endpoint is this machine's discard port (nothing is delivered here): the
-  // operator's flag lets a webhook point there.
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+// Its webhook endpoint is this machine's discard port (nothing is delivered here): the
+// operator's flag lets a webhook point there.
+const ctx = useTestApp({
+  clock,
+  webhookDelivery: 'manual',
+  env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
 });
 
 type TMerchant = Awaited<ReturnType<typeof createTestClient>>;

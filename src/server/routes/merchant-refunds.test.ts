@@ -26,20 +26,14 @@ import {
   sandboxAccount,
   sandboxBalanceOf,
 } from '../testing/payments';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, useTestApp, testClock } from '../testing/test-app';
 import { usable } from '../providers/off';
 
 const clock = testClock(new Date());
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+const ctx = useTestApp({
+  clock,
+  webhookDelivery: 'manual',
+  env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
 });
 
 type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;

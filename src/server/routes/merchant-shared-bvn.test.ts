@@ -4,32 +4,26 @@
 // can. The BVN is never logged, so the app logs every request at trace level into `logLines`.
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { revocationSigningMessage } from '../../domain/schemas/payer-consents';
 import { payers } from '../db/schema';
 import { mintPerson, verifyBvn } from '../testing/bvn';
 import { provenPayer, signedGrant } from '../testing/identity';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, testClock, useTestApp } from '../testing/test-app';
 
 const clock = testClock('2031-06-02T09:00:00Z');
 const logLines: string[] = [];
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    logger: true,
-    env: { LOG_LEVEL: 'trace' },
-    logStream: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logLines.push(chunk.toString('utf8'));
-        done();
-      },
-    }),
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+const ctx = useTestApp({
+  clock,
+  logger: true,
+  env: { LOG_LEVEL: 'trace' },
+  logStream: new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  }),
 });
 
 type TPayer = Awaited<ReturnType<typeof provenPayer>>;

@@ -3,12 +3,12 @@
 // one transaction; a delivery that ends queues the one of its consent waiting behind it. Nothing
 // here calls the deliverer: only the engine's 'webhooks.deliver' jobs send.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JOBS_SCHEMA } from '../jobs/engine';
 import { WEBHOOK_DELIVER_JOB, WEBHOOK_FIRST_RETRY_MS } from '../services/merchants/webhooks';
 import { testHostResolver } from '../testing/host-resolver';
 import { consentWithPayment, payByCard } from '../testing/payments';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 import {
   grantPaidConsent,
   receiver,
@@ -18,16 +18,12 @@ import {
 
 // Now, so that a job queued for the clock's "in 30 s" waits in the database's time too.
 const clock = testClock(new Date());
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
-    providers: { dns: testHostResolver() },
-  });
+const ctx = useTestApp({
+  clock,
+  webhookDelivery: 'manual',
+  env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
+  providers: { dns: testHostResolver() },
 });
-afterAll(() => ctx.close());
 
 /** Both drivers answer raw SQL with `{ rows }`. */
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

@@ -2,21 +2,15 @@
 // made with the payer's BVN or accounts is on their list, the registry's verification, an
 // account's owner looked up as it is linked, and a merchant's read of the BVN a consent shares,
 // with which merchant received what. Only the payer's own, and never the BVN.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TBvnLookup } from '../../domain/schemas/payer-protections';
 import { ownAccount, ownPerson } from '../testing/bvn';
 import { provenPayer, signedGrant } from '../testing/identity';
 import { linkByTestTransfer } from '../testing/payments';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, useTestApp, testClock } from '../testing/test-app';
 
 const clock = testClock('2031-06-02T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock });
 
 type TPayer = Awaited<ReturnType<typeof provenPayer>>;
 

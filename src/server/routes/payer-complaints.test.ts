@@ -3,7 +3,7 @@
 // it, one open complaint per payment, only about the payer's own payments, idempotent and
 // limited; a reference is never drawn twice, even past one a row already holds.
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { complaintReference } from '../../domain/complaints';
 import { errorBody } from '../../domain/errors';
 import type { TComplaint } from '../../domain/schemas/payer-protections';
@@ -12,23 +12,17 @@ import { DEFAULT_RATE_LIMITS } from '../rate-limits';
 import { oneTapGrant, payerWithPasskey } from '../testing/identity';
 import { consentWithPayment, linkByTestTransfer } from '../testing/payments';
 import { expectRateLimited } from '../testing/rate-limits';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 
 const OPERATOR_TOKEN = 'operator-token-for-complaints';
 const clock = testClock('2031-06-02T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({
-    clock,
-    operatorToken: OPERATOR_TOKEN,
-    rateLimits: {
-      complaintsPerPayer: DEFAULT_RATE_LIMITS.complaintsPerPayer,
-      payerListsPerPayer: DEFAULT_RATE_LIMITS.payerListsPerPayer,
-    },
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+const ctx = useTestApp({
+  clock,
+  operatorToken: OPERATOR_TOKEN,
+  rateLimits: {
+    complaintsPerPayer: DEFAULT_RATE_LIMITS.complaintsPerPayer,
+    payerListsPerPayer: DEFAULT_RATE_LIMITS.payerListsPerPayer,
+  },
 });
 
 type TPayer = Awaited<ReturnType<typeof payerWithPasskey>>;

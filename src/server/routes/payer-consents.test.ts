@@ -4,7 +4,7 @@
 // and consent.revoked in the merchant's outbox, once.
 import { createHash } from 'node:crypto';
 import { and, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { grantSigningMessage } from '../../domain/schemas/auth';
 import { revocationSigningMessage } from '../../domain/schemas/payer-consents';
 import type { TPayerConsent } from '../../domain/schemas/payer-consents';
@@ -20,7 +20,7 @@ import {
 } from '../db/schema';
 import { runCollections, scheduleAndNotify } from '../services/payments/collection-runner';
 import { claimDueCollections, collectClaimed } from '../services/payments/future-collections';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, testClock, useTestApp } from '../testing/test-app';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
 import { linkByTestTransfer } from '../testing/payments';
 import type { SoftAuthenticator } from '../testing/soft-authenticator';
@@ -28,18 +28,12 @@ import type { SoftAuthenticator } from '../testing/soft-authenticator';
 const DAY = 24 * 60 * 60 * 1_000;
 
 const clock = testClock('2031-03-02T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  // Its webhook endpoint is this machine's discard port (nothing is delivered here): the
-  // operator's flag lets a webhook point there.
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
-  });
-});
-afterAll(async () => {
-  await ctx.close();
+// Its webhook endpoint is this machine's discard port (nothing is delivered here): the
+// operator's flag lets a webhook point there.
+const ctx = useTestApp({
+  clock,
+  webhookDelivery: 'manual',
+  env: { WEBHOOKS_ALLOW_PRIVATE: 'on' },
 });
 
 type TPayer = Awaited<ReturnType<typeof payerWithPasskey>> & { accountId: string };

@@ -1,24 +1,18 @@
 // A refund's expected date (docs/payer-consents.md "Refunds"): the payer reads, beside a refund
 // still pending, the date it should reach them by (domain/refund-clocks.ts), on their list of
 // consents and on the SMS receipt's page; a refund given back has none.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { addWorkingDays, DEBIT_REVERSAL_WORKING_DAYS } from '../../domain/refund-clocks';
 import type { TPayerRefund } from '../../domain/schemas/refunds';
 import { usable } from '../providers/off';
 import { receiptToken } from '../services/consents/consent-receipts';
 import { oneTapGrant, payerWithPasskey } from '../testing/identity';
 import { consentWithPayment, linkByTestTransfer } from '../testing/payments';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 
 // A Thursday in Lagos: three working days on is the Tuesday after the weekend.
 const clock = testClock('2031-06-05T10:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock });
 
 type TWithRefunds = { consentId: string; refunds: TPayerRefund[] };
 

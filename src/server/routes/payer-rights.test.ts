@@ -3,12 +3,12 @@
 // corrected, a BVN-verified one refused; the erasure, which stops their consents first, tells the
 // merchants who hold their data, and leaves only what a legal hold keeps.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SMS_JOB } from '../jobs/sms-job';
 import { consents, merchantEvents, payers } from '../db/schema';
 import { ERASURE_JOB } from '../services/payer-rights/erasure';
 import { EXPORT_JOB } from '../services/payer-rights/requests';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 import { grantedWithSharing } from '../testing/payer-data';
 import { codeSession, payerWithPasskey } from '../testing/identity';
 import { ownPerson } from '../testing/bvn';
@@ -17,13 +17,7 @@ import type { TPayerExportResponse, TPayerRightsRequest } from '../../domain/sch
 
 const DAY = 24 * 60 * 60 * 1_000;
 const clock = testClock('2031-05-31T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 type TPayer = Awaited<ReturnType<typeof payerWithPasskey>> & { accountId: string };
 

@@ -1,17 +1,11 @@
 // A signed-in payer's payments and the merchants they paid (spec §7 history and
 // favorites-and-recents): only their own, newest first, failed tries shown as failed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../testing/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../testing/test-app';
 import { signUp, testPhone } from '../testing/identity';
 import { consentWithPayment, encryptedCard, sandboxCard } from '../testing/payments';
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp();
 
 async function payAs(token: string, scenario: 'pin_only' | 'declined', amount: number) {
   const consent = await consentWithPayment(ctx.app, ctx.database, { amount, requiresAuth: true });

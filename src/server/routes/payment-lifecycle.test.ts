@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { paymentAttempts } from '../db/schema';
 import { moveAttempt } from '../services/payments/attempt-lifecycle';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 import {
   consentWithPayment,
   encryptedCard,
@@ -22,13 +22,7 @@ import { usable } from '../providers/off';
  */
 
 const clock = testClock('2027-03-02T10:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock });
 
 type TConsent = Awaited<ReturnType<typeof consentWithPayment>>;
 
@@ -216,16 +210,10 @@ describe('a one-time account', () => {
 });
 
 describe('a card whose bank is slow to answer', () => {
-  let slow: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    // The network gives up on the 'timeout' card after 1.5 s; the payer is answered after 50 ms.
-    slow = await startTestApp({
-      clock,
-      env: { CARD_ANSWER_WAIT_MS: '50', SANDBOX_CARD_TIMEOUT_MS: '1500' },
-    });
-  });
-  afterAll(async () => {
-    await slow.close();
+  // The network gives up on the 'timeout' card after 1.5 s; the payer is answered after 50 ms.
+  const slow = useTestApp({
+    clock,
+    env: { CARD_ANSWER_WAIT_MS: '50', SANDBOX_CARD_TIMEOUT_MS: '1500' },
   });
 
   const payWith = async (consent: TConsent, scenario: 'timeout' | 'pin_only') =>

@@ -4,10 +4,10 @@
 // the requester (api_user), opened on /r/{id} and granted there by the payer asked, or declined
 // by them as the page's 'Decline' does, once.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONSENT_EXPIRY_MS } from '../../domain/constants';
 import { consentEvents, consents, merchantEvents, merchants } from '../db/schema';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, startTestApp, useTestApp, testClock } from '../testing/test-app';
 import {
   payerWithPasskey,
   signedGrant,
@@ -19,13 +19,7 @@ import { linkByTestTransfer } from '../testing/payments';
 const HOUR = 60 * 60 * 1_000;
 
 const clock = testClock('2031-05-04T10:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 type TPayer = TSignedUpPayer;
 

@@ -5,14 +5,14 @@
 // credit, or put back in the wallet when the bank never had it; a refused payout back in the
 // wallet; and the books balanced throughout.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ledgerAccounts, ledgerTransactions, payouts, sandboxPayouts } from '../db/schema';
 import { checkLedger } from '../services/payments/ledger';
 import { releasePending } from '../services/payments/payouts';
 import { reconcile } from '../services/payments/reconciler';
 import type { TPayoutRequest, TPayoutsPort } from '../providers/payments';
 import type { TAccountScenario } from '../sandbox/fixtures';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 import { provenPayer, type TSignedUpPayer } from '../testing/identity';
 import { ownAccount } from '../testing/bvn';
 import { linkByTestTransfer, payByTransfer, sandboxBalanceOf } from '../testing/payments';
@@ -20,13 +20,7 @@ import { usable } from '../providers/off';
 
 const HOUR = 60 * 60 * 1_000;
 const clock = testClock('2031-06-02T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 type TPayer = TSignedUpPayer;
 

@@ -2,7 +2,7 @@
 // provider's adapter, applied in the completion path a requery uses; the same notice twice
 // changes nothing, and the sandbox network's transfers arrive through it.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CURRENCY_CODE } from '../../domain/constants';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import {
@@ -30,17 +30,11 @@ import {
   payByCard,
   paymentEvents,
 } from '../testing/payments';
-import { startTestApp, testClock } from '../testing/test-app';
+import { startTestApp, useTestApp, testClock } from '../testing/test-app';
 import { usable } from '../providers/off';
 
 const clock = testClock('2027-03-02T10:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock });
 
 /** A payment with its one-time account open: the account, and its attempt (our reference). */
 async function openTransfer() {

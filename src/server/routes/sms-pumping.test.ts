@@ -8,7 +8,7 @@
 // app's clock stands still, so notices coalesced within one window never straddle two.
 import { count, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TWebAuthnOptions } from '../../domain/schemas/auth';
 import { toNigerianE164 } from '../../domain/schemas/auth';
 import { smsQueue } from '../db/schema';
@@ -30,20 +30,16 @@ import {
   testPhone,
 } from '../testing/identity';
 import { expectRateLimited } from '../testing/rate-limits';
-import { createTestClient, startTestApp, testClock } from '../testing/test-app';
+import { createTestClient, startTestApp, useTestApp, testClock } from '../testing/test-app';
 
 const { smsPerNumber, smsPerAccount, smsPerAddress, smsOverall } = DEFAULT_RATE_LIMITS;
 
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({
-    // A real clock could cross a notice window's boundary mid-test: two SMS where one is meant.
-    clock: testClock(new Date()),
-    env: { TRUST_PROXY: 'true' },
-    rateLimits: { smsPerNumber, smsPerAccount, smsPerAddress, smsOverall },
-  });
+const ctx = useTestApp({
+  // A real clock could cross a notice window's boundary mid-test: two SMS where one is meant.
+  clock: testClock(new Date()),
+  env: { TRUST_PROXY: 'true' },
+  rateLimits: { smsPerNumber, smsPerAccount, smsPerAddress, smsOverall },
 });
-afterAll(() => ctx.close());
 
 let addressSeq = 0;
 /** An X-Forwarded-For naming an address no other call named. */

@@ -3,12 +3,12 @@ import { ERROR_CATALOGUE } from '../../domain/errors';
 // amount, a late or a second transfer goes back to its sender, reported, never lost and never
 // counted twice.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ONE_TIME_ACCOUNT_TTL_MS } from '../../domain/constants';
 import { maskOrigin } from '../../domain/origin-privacy';
 import { payments, sandboxTransfers } from '../db/schema';
 import { checkLedger } from '../services/payments/ledger';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 import { ownAccount } from '../testing/bvn';
 import { signUp, testPhone } from '../testing/identity';
 import {
@@ -26,13 +26,7 @@ import {
 import { usable } from '../providers/off';
 
 const clock = testClock('2027-03-02T10:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock });
 
 type TDetails = {
   amount: number;

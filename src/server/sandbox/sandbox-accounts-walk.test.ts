@@ -8,7 +8,7 @@
 // the ledger and the sandbox bank's balance. The table is the fixtures': a new account whose
 // scenario has no expected path fails here.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TAccountLink } from '../../domain/schemas/account-link';
 import { accountLinks, events, ledgerTransactions, sandboxAccounts } from '../db/schema';
 import { SANDBOX_PAPER_APPROVAL_MS } from './sandbox-provider';
@@ -20,7 +20,7 @@ import {
   type TSandboxAccount,
 } from './fixtures';
 import { checkLedger } from '../services/payments/ledger';
-import { startTestApp, testClock } from '../testing/test-app';
+import { useTestApp, testClock } from '../testing/test-app';
 import { verifyBvn } from '../testing/bvn';
 import { oneTapGrant, payerWithPasskey } from '../testing/identity';
 import {
@@ -34,13 +34,7 @@ import {
 } from '../testing/payments';
 
 const clock = testClock('2027-05-10T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock });
 
 /** The immediate payment each walk asks for: more than the poor account's NGN 50.00. */
 const AMOUNT = 400_000;

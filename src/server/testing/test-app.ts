@@ -186,6 +186,34 @@ export async function startTestApp(
   };
 }
 
+/** A started test app: its Fastify app, database, configuration and context. */
+export type TTestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+/**
+ * The test app of the file (or describe) that calls this: started before its tests and closed
+ * after them, as `startTestApp(options)` does, in place of the same three lines in every file.
+ * Its fields are read once it has started, inside a test or a hook; `options` may be a function
+ * for options made in an earlier hook.
+ */
+export function useTestApp(
+  options: Parameters<typeof startTestApp>[0] | (() => Parameters<typeof startTestApp>[0]) = {},
+): TTestApp {
+  let started: TTestApp | undefined;
+  beforeAll(async () => {
+    started = await startTestApp(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as TTestApp, {
+    get(_, key) {
+      if (!started)
+        throw new Error('The test app is read before it started: read it in a test or a hook');
+      return Reflect.get(started, key) as unknown;
+    },
+  });
+}
+
 /**
  * What `npm run ledger:check` proves, asserted on the database a test file's app used, when the
  * file is done with it: every transaction sums to zero, every balance is the sum of its entries,

@@ -41,9 +41,9 @@ import {
   createTestClient,
   openTestDatabase,
   RELAXED_RATE_LIMITS,
-  startTestApp,
   testClock,
   testConfig,
+  useTestApp,
 } from '../../testing/test-app';
 
 const DAY = 24 * 60 * 60 * 1_000;
@@ -112,15 +112,9 @@ describe('a live Paystack key with MANDATE_PROVIDER=remita', () => {
 
 describe('a future payment on a Remita mandate', () => {
   const clock = testClock('2031-03-02T09:00:00Z');
-  let ctx: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    ctx = await startTestApp({ clock, env: remitaEnv(), webhookDelivery: 'manual' });
-    // Remita's days are the test's: a mandate's dates are the consent's, on this clock.
-    remita.useClock(() => clock.now());
-  });
-  afterAll(async () => {
-    await ctx.close();
-  });
+  const ctx = useTestApp({ clock, env: remitaEnv(), webhookDelivery: 'manual' });
+  // Remita's days are the test's: a mandate's dates are the consent's, on this clock.
+  remita.useClock(() => clock.now());
 
   /** A merchant's new consent to future payments of `amount` kobo, due in each of `dueIns` ms. */
   async function futureConsent(amount: number, ...dueIns: number[]) {

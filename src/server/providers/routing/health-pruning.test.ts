@@ -4,18 +4,14 @@
 // failure rate's window is at most as long), and leaves every minute still read. On PGlite and
 // on PostgreSQL.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { providerHealthMinutes } from '../../db/schema';
-import { startTestApp, testClock } from '../../testing/test-app';
+import { useTestApp, testClock } from '../../testing/test-app';
 import type { TCallOutcome } from './provider-health';
 
 const clock = testClock('2026-11-29T10:00:30Z');
-let test: Awaited<ReturnType<typeof startTestApp>>;
 
-beforeAll(async () => {
-  test = await startTestApp({ clock });
-});
-afterAll(() => test.close());
+const test = useTestApp({ clock });
 
 const outcome = (provider: string): TCallOutcome => ({
   capability: 'payouts',

@@ -1,6 +1,6 @@
 // POST /api/sandbox/people (docs/sandbox.md "Minting a person"): a fresh person of the sandbox's
 // BVN registry whose accounts and cards every sandbox lookup finds as it finds the fixtures'.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectCardBrand } from '../../../domain/card-brand';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { isValidNuban } from '../../../domain/nuban';
@@ -16,15 +16,11 @@ import {
 } from '../fixtures';
 import { startPluginApp } from '../../testing/plugin-app';
 import { mintPerson, personAccount, personCard } from '../../testing/sandbox-people';
-import { startTestApp } from '../../testing/test-app';
+import { useTestApp } from '../../testing/test-app';
 import { sandboxPeopleRoutes } from './sandbox-people';
 import { usable } from '../../providers/off';
 
-let test: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  test = await startTestApp();
-});
-afterAll(() => test.close());
+const test = useTestApp();
 
 const payments = () => test.context.providers.payments;
 

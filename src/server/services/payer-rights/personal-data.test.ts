@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as schema from '../../db/schema';
 import { accountOwnerLookups, payers, paymentComplaints } from '../../db/schema';
 import type { TDb } from '../../db/database';
@@ -12,7 +12,7 @@ import { ownAccount, ownPerson } from '../../testing/bvn';
 import { oneTapGrant, payerWithPasskey } from '../../testing/identity';
 import { grantedWithSharing } from '../../testing/payer-data';
 import { consentWithPayment, linkByTestTransfer } from '../../testing/payments';
-import { startTestApp, testClock } from '../../testing/test-app';
+import { useTestApp, testClock } from '../../testing/test-app';
 import { ERASURE_JOB } from './erasure';
 import { EXPORT_JOB } from './requests';
 import { keptAfterErasure, PERSONAL_DATA_RULES } from './personal-data';
@@ -70,13 +70,7 @@ const notKept = (columns: string[]) =>
   });
 
 const clock = testClock('2031-06-02T09:00:00Z');
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 describe('an erasure', () => {
   it('leaves the payer’s data in no column but those a legal hold keeps', async () => {

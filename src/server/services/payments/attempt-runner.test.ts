@@ -2,7 +2,7 @@
 // call that threw leaves the attempt 'charging' for the reconciler; a refusal ends it failed with
 // its event; money taken is booked once, however often its answer is recorded.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { paymentAttempts, payments } from '../../db/schema';
 import {
   consentWithPayment,
@@ -10,7 +10,7 @@ import {
   paymentEvents,
   sandboxCard,
 } from '../../testing/payments';
-import { startTestApp, testClock } from '../../testing/test-app';
+import { useTestApp, testClock } from '../../testing/test-app';
 import { AppError } from '../app-error';
 import {
   recordAnswer,
@@ -25,13 +25,7 @@ import type { TCardChargeOutcome } from '../../providers/payments';
 import { usable } from '../../providers/off';
 
 const clock = testClock(new Date());
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 type TResult = { ended: string };
 
