@@ -107,6 +107,31 @@ describe('Try Again through another card processor', () => {
     }
   });
 
+  it('waits as the bank still answering when the charge had no answer, then offers Try Again, signed in or not', () => {
+    for (const signedIn of [false, true]) {
+      const waiting = run([
+        { type: 'pay_with_card' },
+        { type: 'card_submitted', card: STORED, signedIn },
+        {
+          type: 'card_answered',
+          answer: { success: true, status: 'charging', transactionReference: 'att_1' },
+        },
+        // Unanswered: the stream says the charge is still out while its processor is asked.
+        {
+          type: 'event',
+          event: { paymentId: 'pay_1', status: 'in_progress', attempt: attempt({}) },
+        },
+      ]);
+      expect(waiting).toMatchObject({ view: 'processing', status: { phase: 'charging' } });
+      const gated = run([told(NOTHING_TAKEN)], waiting);
+      expect(gated.status).toMatchObject({
+        phase: 'failed',
+        error: `Your bank did not answer. Nothing was charged. ${TRY_AGAIN_ELSEWHERE_TEXT}`,
+      });
+      expect(offersTryAgainElsewhere(gated.attempt)).toBe(true);
+    }
+  });
+
   it('sends the card kept on the page again, for the next processor’s steps', () => {
     const gated = run([...noAnswer, told(NOTHING_TAKEN), { type: 'retry_card' }]);
     expect(gated.card.resending).toBe(true);

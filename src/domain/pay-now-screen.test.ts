@@ -326,6 +326,98 @@ describe('payNowReducer: card (items 4, 5)', () => {
     expect(state.status).toMatchObject({ phase: 'failed', error: text });
   });
 
+  describe("a step the issuer asks after the charge was answered 'charging'", () => {
+    const answeredCharging: TPayNowAction[] = [
+      ...chargeCard,
+      {
+        type: 'card_answered',
+        answer: { success: true, status: 'charging', transactionReference: 'att_1' },
+      },
+    ];
+    const stepEvent = (
+      over: Partial<TPaymentAttemptState>,
+      otpDisplayMessage?: string,
+    ): TPayNowAction => ({
+      type: 'event',
+      event: {
+        paymentId: 'pay_1',
+        status: 'in_progress',
+        paymentType: 'card',
+        attempt: attempt(over),
+        ...(otpDisplayMessage === undefined ? {} : { otpDisplayMessage }),
+      },
+    });
+
+    it('3-D Secure heard on the stream: the check shows, not the bank still answering', () => {
+      const state = run([
+        ...answeredCharging,
+        stepEvent({
+          state: 'awaiting_3ds',
+          challengeUrl: CHALLENGE,
+          expiresAt: '2026-11-25T07:10:00.000Z',
+        }),
+      ]);
+      expect(state).toMatchObject({
+        view: 'three_ds',
+        threeDs: { challengeUrl: CHALLENGE, expiresAt: '2026-11-25T07:10:00.000Z' },
+        status: { phase: 'pending' },
+        awaitedCharge: null,
+      });
+      expect(payNowHeader(state).badge).toBe('Pending');
+    });
+
+    it("an OTP heard on the stream: the OTP screen with the bank's words", () => {
+      const state = run([
+        ...answeredCharging,
+        stepEvent({ state: 'awaiting_otp' }, 'Enter the OTP sent to 080******12'),
+      ]);
+      expect(state).toMatchObject({
+        view: 'otp',
+        otp: { displayMessage: 'Enter the OTP sent to 080******12', ended: false },
+        status: { phase: 'pending' },
+      });
+    });
+
+    it("a PIN heard on the stream: 'Enter Card PIN'", () => {
+      expect(run([...answeredCharging, stepEvent({ state: 'awaiting_pin' })]).view).toBe(
+        'card_pin',
+      );
+    });
+
+    it('the same step read by the poll that stands in for a lost stream', () => {
+      const polled = eventOfRead(
+        read({
+          status: 'in_progress',
+          method: 'card',
+          attempt: attempt({ state: 'awaiting_3ds', challengeUrl: CHALLENGE }),
+        }),
+      );
+      if (!polled) throw new Error('An attempt in progress reads as an event');
+      const state = run([...answeredCharging, { type: 'event', event: polled }]);
+      expect(state).toMatchObject({ view: 'three_ds', threeDs: { challengeUrl: CHALLENGE } });
+    });
+
+    it('heard before the call came back (a signed-in stream): the step shows once it does', () => {
+      const state = run([
+        ...chargeCard,
+        stepEvent({ state: 'awaiting_3ds', challengeUrl: CHALLENGE }),
+        {
+          type: 'card_answered',
+          answer: { success: true, status: 'charging', transactionReference: 'att_1' },
+        },
+      ]);
+      expect(state).toMatchObject({ view: 'three_ds', threeDs: { challengeUrl: CHALLENGE } });
+    });
+
+    it("another charge's step (another tab of the payer) leaves this page waiting", () => {
+      const state = run([
+        ...answeredCharging,
+        stepEvent({ attemptId: 'att_2', state: 'awaiting_3ds', challengeUrl: CHALLENGE }),
+      ]);
+      expect(state).toMatchObject({ view: 'processing', status: { phase: 'charging' } });
+    });
+  });
+
   it('a refusal answered first, then the attempt: the page says what was charged', () => {
     const state = run([
       ...chargeCard,

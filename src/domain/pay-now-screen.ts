@@ -112,6 +112,12 @@ export type TPayNowState = {
   terminalNews: { seq: number; news: TTerminalPaymentNews } | null;
   /** The latest way of paying begun here, as the embedding parent is told of it. */
   report: TPaymentAttempt | null;
+  /**
+   * The charge this page sent that its bank had not answered when the call came back ('charging'):
+   * the step its issuer asks for later (a PIN, an OTP, 3-D Secure), heard on the stream or read,
+   * is shown as the call's own answer would have shown it.
+   */
+  awaitedCharge: string | null;
 };
 
 export type TPayNowAction =
@@ -201,6 +207,7 @@ export function payNowInitial(input: {
     terminalOpen: false,
     terminalNews: null,
     report: null,
+    awaitedCharge: null,
   };
 }
 
@@ -296,8 +303,56 @@ const failedWith = (state: TPayNowState, text: string): TPayNowState =>
 const sameReturn = (a: TReturned, b: TReturned | null | undefined) =>
   a.amount === b?.amount && a.reason === b.reason;
 
+/**
+ * The step the issuer asked of a charge this page awaits, as the charge call answers it, once the
+ * attempt (heard or read) waits on the payer; null while it does not.
+ */
+function lateStepAnswer(
+  state: TPayNowState,
+  otpDisplayMessage: string | null,
+): TCardChargeResponse | null {
+  const { attempt } = state;
+  if (!attempt || attempt.attemptId !== state.awaitedCharge) return null;
+  const base = { success: true, transactionReference: attempt.attemptId };
+  switch (attempt.state) {
+    case 'awaiting_pin':
+      return { ...base, requiresPIN: true };
+    case 'awaiting_otp':
+      return { ...base, requiresOTP: true, displayMessage: otpDisplayMessage ?? '' };
+    case 'awaiting_3ds':
+      return attempt.challengeUrl
+        ? { ...base, requires3DS: true, challengeUrl: attempt.challengeUrl }
+        : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * A charge this page awaits whose attempt now waits on the payer: the step it asks for, whichever
+ * way the news came (the stream, the poll standing in for it, or the call's answer after it).
+ */
+function followAwaitedCharge(
+  state: TPayNowState,
+  otpDisplayMessage: string | null,
+): TPayNowState | null {
+  const answer = lateStepAnswer(state, otpDisplayMessage);
+  if (!answer) return null;
+  const next = cardAnswered({ ...state, awaitedCharge: null }, answer);
+  const status = next.status.phase === 'charging' ? PAYMENT_STATUS_INITIAL : next.status;
+  return {
+    ...next,
+    status,
+    threeDs: answer.requires3DS ? state.threeDs : next.threeDs,
+  };
+}
+
 /** An attempt the server told of: what its state means for the screen. */
-function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNowState {
+function withAttempt(
+  state: TPayNowState,
+  attempt: TPaymentAttemptState,
+  otpDisplayMessage: string | null = null,
+): TPayNowState {
   const known = state.attempt?.attemptId === attempt.attemptId ? state.attempt : null;
   // A return the page has not heard of: its amount or reason differ from the attempt's last one.
   const returnedNow = attempt.returned !== null && !sameReturn(attempt.returned, known?.returned);
@@ -319,6 +374,10 @@ function withAttempt(state: TPayNowState, attempt: TPaymentAttemptState): TPayNo
     };
   }
   const endedNow = attempt.state === 'failed' && known?.state !== 'failed';
+  if (next.view === 'processing') {
+    const late = followAwaitedCharge(next, otpDisplayMessage);
+    if (late) return late;
+  }
   // Money sent back is said at once, wherever the payer is waiting on the transfer.
   if (returnedNow && next.status.phase !== 'processed' && next.status.phase !== 'completed') {
     if (next.view === 'processing' || next.view === 'transfer' || next.view === 'methods') {
@@ -361,6 +420,9 @@ export function eventOfRead(read: TPaymentStateResponse): TPaymentStatusEvent | 
     status: read.status,
     ...(read.stepText ? { stepText: read.stepText } : {}),
     ...(read.message ? { message: read.message } : {}),
+    // The attempt as read, so a poll moves the screen as the stream's event would.
+    ...(read.attempt ? { attempt: read.attempt } : {}),
+    ...(read.otpDisplayMessage !== null ? { otpDisplayMessage: read.otpDisplayMessage } : {}),
     ...(read.status === 'completed'
       ? {
           payerBank: read.payerBank,
@@ -502,7 +564,9 @@ function onEvent(state: TPayNowState, event: TPaymentStatusEvent): TPayNowState 
     next = { ...next, terminalNews: terminalNewsOf(state, event) };
   }
   if (event.status === 'completed') return completed(next);
-  if (event.attempt && !state.terminalOpen) next = withAttempt(next, event.attempt);
+  if (event.attempt && !state.terminalOpen) {
+    next = withAttempt(next, event.attempt, event.otpDisplayMessage ?? null);
+  }
   if (next !== state && next.status !== state.status) return next;
   if (event.status === 'in_progress') {
     // A card's steps (OTP, 3-D Secure, charging) are answered by its own calls and views.
@@ -582,8 +646,15 @@ function cardAnswered(state: TPayNowState, answer: TCardChargeResponse): TPayNow
   }
   // The bank has the charge and has not answered: its answer comes on the stream. The call
   // itself succeeded (success: true), so this is read before success: nothing is paid yet.
-  if (answer.status === 'charging')
-    return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
+  if (answer.status === 'charging') {
+    const charging: TPayNowState = {
+      ...moveStatus(next, { type: 'charging' }),
+      view: 'processing',
+      awaitedCharge: answer.transactionReference ?? null,
+    };
+    // Its step heard before the call came back (a signed-in page's stream is already open).
+    return followAwaitedCharge(charging, null) ?? charging;
+  }
   if (answer.success) return completed(next);
   return failed(next, answer.message);
 }
@@ -654,6 +725,7 @@ function cardStep(
         // A charge that offered Try Again elsewhere has had its try: the offer is spent.
         attempt: state.attempt && { ...state.attempt, retryElsewhere: false },
         storedCard: action.card ?? state.storedCard,
+        awaitedCharge: null,
         report: nextAttempt(state.report, 'card'),
         card: { ...state.card, error: null, charging: true, slow: false },
         signedInWhenPaid: action.signedIn,

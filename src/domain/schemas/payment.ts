@@ -120,6 +120,11 @@ export const ZPaymentStatusEvent = z.object({
   cardWasSaved: z.optional(z.boolean()),
   /** Ours: the attempt this event is about, as the payment read shows it. */
   attempt: z.optional(ZPaymentAttemptState),
+  /**
+   * Ours: while the attempt waits for its OTP, the bank's message of the OTP screen (as the
+   * payment read's otpDisplayMessage), to whoever may answer it.
+   */
+  otpDisplayMessage: z.optional(z.string()),
 });
 export type TPaymentStatusEvent = z.infer<typeof ZPaymentStatusEvent>;
 

@@ -33,7 +33,9 @@ import { giveBack } from './refunds';
  * The PIN travels in the charge itself: Monnify has no PIN step after it. A Verve card (always
  * PIN-verified) charged without its PIN is asked for it before anything is charged, and the
  * service sends the card again with it (submitCardPin's `card`); Visa and Mastercard charged
- * without one go without, and their issuer asks for an OTP or 3-D Secure where it wants.
+ * without one go without, and their issuer asks for an OTP or 3-D Secure where it wants, or
+ * Monnify refuses the request for want of the PIN (the transaction left open): then the payer is
+ * asked for it (pin_required) and the card goes again with it on the same transaction.
  */
 
 const BRANDS: Record<string, TCardBrand> = {
@@ -68,6 +70,13 @@ export function cardDeclineReason(message: string | null | undefined): TCardFail
   if (/expir|invalid card|card number/.test(text)) return 'invalid_card';
   return 'declined';
 }
+
+/**
+ * Whether Monnify's refusal of a charge says the card's PIN is wanted ('PIN is required for this
+ * card'), not that the one sent was wrong.
+ */
+export const asksForPin = (message: string | null | undefined): boolean =>
+  /\bpin\b/i.test(message ?? '') && /required|needed|missing|provide/i.test(message ?? '');
 
 const OTP_PROMPT = 'Enter the OTP sent to your phone';
 const THREE_DS_PROMPT = "Complete the check on your bank's page";
@@ -232,6 +241,13 @@ async function chargeOn(
     return recordedOutcome(mf, transactionReference, summary);
   }
   if (answer.ok) return chargeOutcome(mf, answer.body, summary);
+  // A card charged without its PIN whose issuer wants one: Monnify refuses the request and the
+  // transaction stays open. The payer is asked for the PIN, and the card goes again on the same
+  // transaction with it (submitCardPin), as after Paystack's send_pin.
+  if (card.pin === null && asksForPin(answer.message)) {
+    await keepOpenCharge(mf, transactionReference, { step: 'pin', tokenId: null, card: summary });
+    return { kind: 'pin_required', providerReference: transactionReference, card: summary };
+  }
   await forgetOpenCharge(mf, transactionReference);
   return {
     kind: 'failed',

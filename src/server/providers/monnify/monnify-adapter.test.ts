@@ -202,6 +202,59 @@ describe('notices', () => {
   });
 });
 
+describe('a card whose issuer wants its PIN, charged without it', () => {
+  const chargesOf = (transactionReference: string) =>
+    simulator.requests.filter(
+      (r) =>
+        r.path === '/api/v1/merchant/cards/charge' &&
+        (r.body as { transactionReference?: string }).transactionReference === transactionReference,
+    );
+
+  it('asks the payer for the PIN, then charges the same transaction with it', async () => {
+    const card = { ...PAID_CARD, pin: null };
+    const asked = await provider.cards.chargeCard({
+      reference: reference(),
+      amount: 250_000,
+      narration: 'Order 10',
+      card,
+    });
+    expect(asked).toMatchObject({
+      kind: 'pin_required',
+      card: { brand: 'visa', first6: '411111', last4: '1111' },
+    });
+    if (asked.kind !== 'pin_required') throw new Error('expected the PIN asked for');
+    const paid = await provider.cards.submitCardPin({
+      providerReference: asked.providerReference,
+      pin: '1234',
+      card,
+    });
+    expect(paid).toMatchObject({ kind: 'succeeded', providerReference: asked.providerReference });
+    // Two charges of one transaction: without the PIN (refused, left open), then with it.
+    const sent = chargesOf(asked.providerReference).map(
+      (r) => (r.body as { card: { pin?: string } }).card.pin ?? null,
+    );
+    expect(sent).toEqual([null, '1234']);
+  });
+
+  it("refuses a wrong PIN given when asked as the payer's wrong PIN", async () => {
+    const card = { ...PAID_CARD, pin: null };
+    const asked = await provider.cards.chargeCard({
+      reference: reference(),
+      amount: 250_000,
+      narration: 'Order 11',
+      card,
+    });
+    if (asked.kind !== 'pin_required') throw new Error('expected the PIN asked for');
+    expect(
+      await provider.cards.submitCardPin({
+        providerReference: asked.providerReference,
+        pin: '9999',
+        card,
+      }),
+    ).toMatchObject({ kind: 'failed', reason: 'incorrect_pin' });
+  });
+});
+
 describe('a lost answer', () => {
   it('asks about a card charge by reference and never charges it again', async () => {
     simulator.loseNextAnswer('/api/v1/merchant/cards/charge');

@@ -205,13 +205,19 @@ function cardAnswer(
               },
               now,
             );
-            if (moved && stage === 'awaiting_3ds') {
+            // Every step asked of the payer is told on the stream: a page answered 'charging'
+            // before the issuer asked learns of it there (or by reading the payment).
+            if (moved) {
               await emitPaymentEvent(
                 tx,
                 {
                   paymentId: attempt.paymentId,
                   status: 'in_progress',
-                  stepText: STEP_TEXT_AWAITING_3DS,
+                  paymentType: 'card',
+                  ...(stage === 'awaiting_3ds' ? { stepText: STEP_TEXT_AWAITING_3DS } : {}),
+                  ...(outcome.kind === 'otp_required'
+                    ? { otpDisplayMessage: outcome.displayMessage }
+                    : {}),
                 },
                 moved,
               );
@@ -299,6 +305,21 @@ export async function payWithCard(
   const network = route.provider
     ? providers.registry.portOf(route.provider, 'cards')
     : usable(providers.payments.cards);
+  // The bank still answering, or not answering at all: the payer hears the same 'charging', with
+  // the token that follows the charge, and the charge's end comes on the stream.
+  const charging = (attempt: TAttemptRow): TCardChargeResult => ({
+    kind: 'charging',
+    response: {
+      success: true,
+      status: 'charging',
+      paymentId: attempt.paymentId,
+      amount: attempt.amount,
+      transactionReference: attempt.id,
+      message: STILL_CHARGING_MESSAGE,
+      ...(owner ? { chargeToken: owner.token } : {}),
+    },
+  });
+  const lost: { attempt: TAttemptRow | null } = { attempt: null };
   const result = await runAttempt<TCardChargeOutcome, TCardChargeResult>(ctx, {
     open: {
       payable,
@@ -342,6 +363,7 @@ export async function payWithCard(
           // No answer: asked about by its reference before anything charges the payment again.
           await markUnanswered(ctx, attempt);
           await releaseCardTry(db, payable.payment.id, cardKey);
+          lost.attempt = attempt;
           throw error;
         }),
     noAnswer: 'CARD_PAYMENT_PROCESSING_FAILED',
@@ -358,21 +380,12 @@ export async function payWithCard(
     },
     // The bank is still answering: the payer hears so now, and the charge's end comes on the
     // stream (recorded when the answer arrives, or by the reconciler if this process stops).
-    slow: {
-      waitMs: ctx.config.cardAnswerWaitMs,
-      result: (attempt) => ({
-        kind: 'charging',
-        response: {
-          success: true,
-          status: 'charging',
-          paymentId: attempt.paymentId,
-          amount: attempt.amount,
-          transactionReference: attempt.id,
-          message: STILL_CHARGING_MESSAGE,
-          ...(owner ? { chargeToken: owner.token } : {}),
-        },
-      }),
-    },
+    slow: { waitMs: ctx.config.cardAnswerWaitMs, result: charging },
+  }).catch((error: unknown) => {
+    // No answer: the charge is asked about by its reference (card-failover.ts) and the payer,
+    // signed in or not, waits for what its provider says, as while the bank is slow.
+    if (lost.attempt) return charging(lost.attempt);
+    throw error;
   });
   if (result.kind === 'charging') return result;
   // Its token answers the charge's OTP, makes its page the payment's reader (payment-reads.ts),

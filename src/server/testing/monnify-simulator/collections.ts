@@ -294,6 +294,11 @@ function cardCharge({ state, find, paid }: TCollections): TRoute[] {
     if (t.paymentStatus !== 'PENDING' || t.step)
       throw new MonnifyRefusal(400, 'Transaction has been completed or is in progress', '99');
     const { number, month, fullYear, pin, test } = cardOf(state, ctx.body);
+    // A card whose issuer wants its PIN, charged without one: the request is refused, as any
+    // incomplete request is, and the transaction stays open for the card sent with its PIN.
+    if (test.pin !== null && pin === null) {
+      throw new MonnifyRefusal(400, 'PIN is required for this card');
+    }
     t.paymentMethod = 'CARD';
     t.card = {
       cardType: test.cardType,
@@ -314,7 +319,7 @@ function cardCharge({ state, find, paid }: TCollections): TRoute[] {
       });
     if (test.pin !== null && pin !== test.pin) {
       t.paymentStatus = 'FAILED';
-      return answer('FAILED', pin === null ? 'PIN is required for this card' : 'Incorrect PIN');
+      return answer('FAILED', 'Incorrect PIN');
     }
     if (test.behaviour === 'success') {
       t.paymentStatus = 'PAID';
