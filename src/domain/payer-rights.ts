@@ -7,6 +7,8 @@
  * record while its mandate is live) is kept, and the answer says what and why.
  */
 
+import { EXPORT_PAGE_PARAM, PAYER_CONSENTS_PATH } from './payer-pages';
+
 /** What a payer may ask for. */
 export const PAYER_RIGHTS_KINDS = [
   // A copy of everything held about them, as one JSON file (and a printable page).
@@ -86,9 +88,12 @@ export const nameCorrection = (payer: {
 export const exportReadyMessage = (url: string, expiresOn: string): string =>
   `Oya Money: the copy of your data you asked for is ready. Download it by ${expiresOn}: ${url}`;
 
-/** The link in that SMS: the printable page, which also offers the JSON file. */
+/**
+ * The link in that SMS: the printable page (/consents?my-data={token}), which also offers the
+ * JSON file (`GET /my-data/{token}`): a phone opens a page it can read, not a file it must keep.
+ */
 export const exportPageUrl = (publicUrl: string, token: string): string =>
-  `${publicUrl.replace(/\/$/, '')}/my-data/${encodeURIComponent(token)}`;
+  `${publicUrl.replace(/\/$/, '')}${PAYER_CONSENTS_PATH}?${EXPORT_PAGE_PARAM}=${encodeURIComponent(token)}`;
 
 /** When a prepared copy's link stops opening it: a week after the copy was made (its `doneAt`). */
 export const exportExpiresAt = (doneAt: string): string =>

@@ -72,9 +72,12 @@ export type TCapabilityLine =
   | {
       capability: TCapability;
       state: 'on';
-      /** The first of `providers`: what serves new work. */
+      /** The first of `providers`: what serves new work while it is healthy (docs/routing.md). */
       adapter: string;
-      /** Every provider of the capability, in order: the first serves new work, the rest stand by. */
+      /**
+       * Every provider of the capability, in order: new work goes to the first that is healthy,
+       * the rest stand by (docs/routing.md).
+       */
       providers: string[];
       note: string | null;
     }

@@ -72,7 +72,7 @@ async function downloadCopy(page: Page, phone: string) {
       const ready = (await messagesTo(page.request, phone)).find((body) =>
         body.startsWith('Oya Money: the copy of your data you asked for is ready.'),
       );
-      token = /\/my-data\/(\S+)$/.exec(ready ?? '')?.[1] ?? '';
+      token = /[?&]my-data=(\S+)$/.exec(ready ?? '')?.[1] ?? '';
       return token;
     })
     .not.toBe('');

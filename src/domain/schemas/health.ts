@@ -39,8 +39,9 @@ export const ZCapabilityLine = z.object({
   /** The name of the adapter that serves new work ('sandbox', 'paystack', …); null when off. */
   adapter: z.nullable(z.string()),
   /**
-   * Every provider of the capability, in order: the first serves new work, the rest stand by
-   * (notices, settlement and refunds: each serves its own at once; domain providerRoles).
+   * Every provider of the capability, in order: new work goes to the first that is healthy, the
+   * rest stand by (notices, settlement and refunds: each serves its own at once; domain
+   * providerRoles).
    */
   providers: z.array(z.string()),
   /** Why it is off, or what to know of its adapter (a sandbox stand-in); null when nothing. */

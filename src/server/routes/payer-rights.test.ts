@@ -83,7 +83,7 @@ describe('Download my data', () => {
     expect(await ctx.context.jobs.drain([EXPORT_JOB])).toBe(1);
 
     const sms = await lastSms(await phoneOf(payer.userId));
-    const link = /\/my-data\/(\S+)$/.exec(sms);
+    const link = /[?&]my-data=(\S+)$/.exec(sms);
     expect(sms).toContain('the copy of your data you asked for is ready');
     expect(link).not.toBeNull();
     const token = decodeURIComponent(link![1]!);
@@ -110,8 +110,9 @@ describe('Download my data', () => {
     });
     expect(file.data.signIns.length).toBeGreaterThan(0);
 
-    // The SMS's link itself hands the same copy to the browser as a file to keep.
-    const kept = await ctx.app.inject({ method: 'GET', url: link![0] });
+    // The SMS's link opens the printable page; its file is the same copy, to keep.
+    expect(sms).toContain(`/consents?my-data=${link![1]}`);
+    const kept = await ctx.app.inject({ method: 'GET', url: `/my-data/${link![1]}` });
     expect(kept.statusCode, kept.body).toBe(200);
     expect(kept.headers['content-disposition']).toBe(
       'attachment; filename="oya-money-my-data-2031-05-31.json"',
@@ -146,7 +147,7 @@ describe('Download my data', () => {
     expect((await call(payer, 'POST', '/api/users/data-exports')).statusCode).toBe(202);
     await ctx.context.jobs.drain([EXPORT_JOB]);
     const token = decodeURIComponent(
-      /\/my-data\/(\S+)$/.exec(await lastSms(await phoneOf(payer.userId)))![1]!,
+      /[?&]my-data=(\S+)$/.exec(await lastSms(await phoneOf(payer.userId)))![1]!,
     );
     const opened = await ctx.app.inject({ method: 'GET', url: `/api/payer-exports/${token}` });
     const text = opened.body;

@@ -205,11 +205,20 @@ export function useTestApp(
   afterAll(async () => {
     await started?.close();
   });
+  const app = (): TTestApp => {
+    if (!started) {
+      throw new Error('The test app is read before it started: read it in a test or a hook');
+    }
+    return started;
+  };
+  // Read, destructured and spread as the started app itself is.
   return new Proxy({} as TTestApp, {
-    get(_, key) {
-      if (!started)
-        throw new Error('The test app is read before it started: read it in a test or a hook');
-      return Reflect.get(started, key) as unknown;
+    get: (_, key) => Reflect.get(app(), key) as unknown,
+    has: (_, key) => Reflect.has(app(), key),
+    ownKeys: () => Reflect.ownKeys(app()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const own = Reflect.getOwnPropertyDescriptor(app(), key);
+      return own && { ...own, configurable: true };
     },
   });
 }

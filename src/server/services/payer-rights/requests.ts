@@ -35,8 +35,9 @@ import { requestView } from './request-view';
  * - A copy: received with its job queued in one transaction (one open at a time: asking again
  *   answers the open one). The job gathers the file (export-file.ts), keeps it sealed, marks the
  *   request done with the link's expiry and queues the SMS with the link, in one transaction.
- *   The link is `/my-data/{requestId}.{HMAC}` under the identity key, as the receipt's: it opens
- *   that copy alone until it expires, and cannot be made up. An expired copy is erased.
+ *   The link is `/consents?my-data={requestId}.{HMAC}` under the identity key, as the receipt's:
+ *   the printable page, with the file at `/my-data/{token}`; it opens that copy alone until it
+ *   expires, and cannot be made up. An expired copy is erased.
  * - An erasure: erasure.ts.
  * - A correction of the name the payer gave: done at once, refused for a BVN-verified name.
  */
