@@ -438,22 +438,23 @@ describe('a runner that dies mid-collection', () => {
     const paymentId = consent.paymentIds[0]!;
     const before = await balanceOf(consent, 'links_by_test_transfer');
     const real = usable(ctx.context.providers.payments.debits);
-    // The bank debits, then the connection drops before its answer arrives.
+    // The bank debits, then the connection drops before its answer arrives (the debits port of
+    // the provider the links name).
+    const { registry } = ctx.context.providers;
+    const debits = {
+      ...real,
+      debitAccount: async (request: Parameters<typeof real.debitAccount>[0]) => {
+        await real.debitAccount(request);
+        throw new Error('connection reset');
+      },
+    };
+    const portOf = ((name: string, capability: Parameters<typeof registry.portOf>[1]) =>
+      capability === 'debits' && name === real.provider
+        ? debits
+        : registry.portOf(name, capability)) as unknown as typeof registry.portOf;
     const silent = {
       ...ctx.context,
-      providers: {
-        ...ctx.context.providers,
-        payments: {
-          ...ctx.context.providers.payments,
-          debits: {
-            ...real,
-            debitAccount: async (request: Parameters<typeof real.debitAccount>[0]) => {
-              await real.debitAccount(request);
-              throw new Error('connection reset');
-            },
-          },
-        },
-      },
+      providers: { ...ctx.context.providers, registry: { ...registry, portOf } },
     };
     await run();
     clock.advance(DAY);

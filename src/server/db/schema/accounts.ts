@@ -110,6 +110,14 @@ export const accountLinks = pgTable(
      */
     mandateProvider: text('mandate_provider'),
     /**
+     * The adapter that debits the link's mandate, named when the link is made (the debits
+     * capability's provider then, or the one keeping its own mandate): every debit of the link,
+     * and every later call about one, goes to it (services/payments/mandate-debits.ts). Null on
+     * a link made before it was kept whose rows did not say who: debited by none until an
+     * operator names it (docs/operations.md "Links with no debit provider").
+     */
+    debitProvider: text('debit_provider'),
+    /**
      * How that provider said the mandate ended when it was stopped; null while it was not
      * stopped, or the provider has not answered yet.
      */

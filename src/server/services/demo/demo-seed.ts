@@ -259,6 +259,8 @@ async function seedDemoPayer(db: TDb, now: Date) {
       accountId,
       route: 'test_transfer',
       state: 'active',
+      // A sandbox bank's account: the sandbox debits it.
+      debitProvider: 'sandbox',
       expiresAt: now,
       activatedAt: now,
       bvnHash: bvn.bvnHash,

@@ -49,6 +49,7 @@ import { AppError } from '../app-error';
 import { accountPageUrl } from '../page-urls';
 import { ownedByPage } from '../payments/charge-owners';
 import { book, ledgerAccount } from '../payments/ledger';
+import { debitProviderOfNewLinks } from '../payments/mandate-debits';
 import { isUniqueViolation } from '../../db/database-errors';
 import {
   answerHolderCheck,
@@ -612,6 +613,7 @@ export async function createAccountLink(
       route: linkRoute,
       // The bank has the payer's part of a paper mandate once they sign the form.
       state: linkRoute === 'paper' ? 'awaiting_authorisation' : 'created',
+      debitProvider: debitProviderOfNewLinks(providers.payments),
       testAmount,
       expiresAt: new Date(now.getTime() + LINK_TTL_MS[linkRoute]),
       createdAt: now,
@@ -1167,6 +1169,7 @@ export async function linkOriginOfPayment(
     route: 'test_transfer',
     paymentId: request.paymentId,
     prompt: 'shouldPromptBankAccountLinking',
+    debitProvider: debitProviderOfNewLinks(ctx.providers.payments),
     now,
   });
   return { success: true, accountLinkId: linkId, message: ACCOUNT_LINKED_MESSAGE };
@@ -1187,11 +1190,13 @@ export async function linkFromPayment(
     route: 'test_transfer' | 'card';
     paymentId: string;
     prompt: 'shouldPromptBankAccountLinking' | 'shouldPromptCardLinking';
+    /** Who debits the link (account_links.debit_provider). */
+    debitProvider: string | null;
     now: Date;
   },
   inside?: (tx: TDb) => Promise<void>,
 ): Promise<string> {
-  const { payerId, accountId, route, paymentId, prompt, now } = link;
+  const { payerId, accountId, route, paymentId, prompt, debitProvider, now } = link;
   const linkId = newLinkId();
   try {
     await db.transaction(async (tx) => {
@@ -1202,6 +1207,7 @@ export async function linkFromPayment(
         accountId,
         route,
         state: 'created',
+        debitProvider,
         expiresAt: now,
         createdAt: now,
         updatedAt: now,

@@ -67,6 +67,7 @@ import {
   waitingResult,
 } from '../payments/card-payments';
 import { book, ledgerAccount } from '../payments/ledger';
+import { debitProviderOfNewLinks } from '../payments/mandate-debits';
 import { ownedByPage } from '../payments/charge-owners';
 import type { TPaymentAccess } from '../payments/payment-records';
 import { usable } from '../../providers/off';
@@ -661,6 +662,7 @@ export async function linkCard(
     state: 'created',
     chargeStage: 'charging',
     chargeProvider: cards.provider,
+    debitProvider: debitProviderOfNewLinks(ctx.providers.payments),
     testAmount: randomInt(TEST_CARD_CHARGE_MIN_KOBO, TEST_CARD_CHARGE_MAX_KOBO + 1),
     ...expiryColumnsOf(card.expiry),
     expiresAt: new Date(now.getTime() + CARD_LINK_TTL_MS),
@@ -1069,6 +1071,7 @@ export async function saveCardOfPayment(
       route: 'card',
       paymentId: paid.paymentId,
       prompt: 'shouldPromptCardLinking',
+      debitProvider: debitProviderOfNewLinks(ctx.providers.payments),
       now,
     },
     async (tx) => {

@@ -161,6 +161,7 @@ export async function keepOwnMandate(
       providerReference: mandate.providerReference,
       debitAuthorization: mandate.providerReference,
       mandateProvider: mandate.provider,
+      debitProvider: mandate.provider,
       ...(mandate.requestId ? { requestId: mandate.requestId } : {}),
     })
     .where(eq(accountLinks.id, linkId));
@@ -203,6 +204,7 @@ export async function openOwnPaperMandate(
       providerReference: opened.providerReference,
       debitAuthorization: opened.providerReference,
       mandateProvider: mandates.provider,
+      debitProvider: mandates.provider,
       requestId: reference,
       updatedAt: request.now,
     })

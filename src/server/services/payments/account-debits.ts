@@ -29,6 +29,8 @@ export type TLinkedAccount = {
   mandateReference: string;
   /** Who keeps the mandate and debits it, where not the debits capability (mandate-debits.ts). */
   mandateProvider: string | null;
+  /** Who debits it, named on the link when it was made (mandate-debits.ts debitsFor). */
+  debitProvider: string | null;
 };
 
 /** SQL: what the provider debits an active link by (TAccountDebitRequest.mandateReference). */
@@ -47,6 +49,7 @@ export async function linkedAccountsOf(
       mandateId: accountLinks.id,
       mandateReference: mandateReferenceOf,
       mandateProvider: accountLinks.mandateProvider,
+      debitProvider: accountLinks.debitProvider,
     })
     .from(payerAccounts)
     .innerJoin(
@@ -82,7 +85,7 @@ export async function debitImmediatePayment(
     { payerId: request.payerId },
     clock.now(),
   );
-  const debits = debitsFor(ctx.providers, linked.mandateProvider);
+  const debits = debitsFor(ctx.providers, linked);
   return runAttempt<TAccountDebitOutcome, TDebitResult>(ctx, {
     open: {
       payable,

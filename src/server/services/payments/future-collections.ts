@@ -69,6 +69,8 @@ type TBoundAccount = {
   mandateReference: string;
   /** Who keeps the mandate and debits it, where not the debits capability (mandate-debits.ts). */
   mandateProvider: string | null;
+  /** Who debits it, named on the link when it was made (mandate-debits.ts debitsFor). */
+  debitProvider: string | null;
   mandateState: string;
   /** Whether the mandate was made under its payer's BVN as it is now: else it debits nothing. */
   underPayersBvn: boolean;
@@ -83,6 +85,7 @@ export async function boundAccountsOf(db: TDb, paymentId: string): Promise<TBoun
       mandateId: futurePaymentAccounts.mandateId,
       mandateReference: mandateReferenceOf,
       mandateProvider: accountLinks.mandateProvider,
+      debitProvider: accountLinks.debitProvider,
       mandateState: accountLinks.state,
       underPayersBvn: sql<boolean>`coalesce(${debitableUnderBvn}, false)`,
       account: payerAccounts,
@@ -331,16 +334,12 @@ function waitingAt(row: TCollectionRow, bound: TBoundAccount): TPendingDebit | n
 
 /**
  * Who debits `bound` for the collection: the provider its debit was asked of before, where one
- * was (asked again, cancelled, given back there), else the one its mandate names, else new work's.
+ * was (asked again, cancelled, given back there), else the one its link names (debitsFor). A link
+ * naming none, or a provider not run now, throws for the runner to skip the collection
+ * (unrouted-rows.ts): it is never asked of the debits capability's provider today.
  */
 const collectionDebits = (ctx: TCollectContext, row: TCollectionRow, bound: TBoundAccount) =>
-  debitsFor(ctx.providers, bound.mandateProvider, waitingAt(row, bound)?.provider ?? null);
-
-/** The name of the provider `collectionDebits` answers, without resolving its port. */
-const debitProviderOf = (ctx: TCollectContext, row: TCollectionRow, bound: TBoundAccount) =>
-  bound.mandateProvider ??
-  waitingAt(row, bound)?.provider ??
-  ctx.providers.payments.debits.provider;
+  debitsFor(ctx.providers, bound, waitingAt(row, bound)?.provider ?? null);
 
 async function askBank(
   ctx: TCollectContext,
@@ -348,8 +347,10 @@ async function askBank(
   bound: TBoundAccount,
   narration: string,
 ): Promise<TAccountDebitOutcome | null> {
+  // Resolved outside the try: a collection no provider may debit is skipped, not left unanswered.
+  const debits = collectionDebits(ctx, row, bound);
   try {
-    return await collectionDebits(ctx, row, bound).debitAccount({
+    return await debits.debitAccount({
       reference: debitReference(row.id, bound.position, row.rounds),
       mandateReference: bound.mandateReference,
       payerId: bound.account.payerId,
@@ -421,7 +422,7 @@ function pendingDebitOf(
     accountId: bound.account.id,
     reference,
     providerReference: before?.providerReference ?? answer?.providerReference ?? null,
-    provider: debitProviderOf(ctx, row, bound),
+    provider: collectionDebits(ctx, row, bound).provider,
     since,
     until:
       before?.until ??
@@ -439,8 +440,9 @@ async function cancelAtBank(
 ): Promise<TRequeryOutcome | null> {
   const reference = debitReference(row.id, bound.position, row.rounds);
   const waiting = waitingAt(row, bound);
+  const debits = collectionDebits(ctx, row, bound);
   try {
-    return await collectionDebits(ctx, row, bound).cancelDebit({
+    return await debits.cancelDebit({
       reference,
       mandateReference: bound.mandateReference,
       providerReference: waiting?.providerReference ?? null,

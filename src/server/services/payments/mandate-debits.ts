@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import type {
@@ -7,29 +7,96 @@ import type {
   TRequeryOutcome,
   TSettlementPort,
 } from '../../providers/payments';
-import { isOff, usable } from '../../providers/off';
+import { providerNamed } from '../../providers/adapters';
+import { isOff } from '../../providers/off';
+import { ProviderNotNamed } from './unrouted-rows';
 import { ProviderNotConfigured, type TProviderRegistry } from '../../providers/registry';
 
-/** The providers a debit is resolved from: new work's, and every adapter by name. */
-export type TDebitProviders = { payments: TPaymentProviders; registry: TProviderRegistry };
+/** What a link's row says of who debits it (account_links.debit_provider, mandate_provider). */
+export type TDebitedLink = { debitProvider: string | null; mandateProvider: string | null };
 
 /**
- * Who debits a link's mandate: the debits capability, unless the link's mandate is kept by the
- * mandates capability's own provider (TOwnMandates: Remita), whose debits it then is (the
- * provider the link names, whatever the lists say now). A debit made earlier on the debits
- * capability's mandate is asked about, cancelled and reversed at the provider that made it
- * (`madeBy`: the attempt's, or the try's provider); a new one goes to new work's. A provider
- * this server no longer runs debits nothing: ProviderNotConfigured.
+ * Who debits a link's mandate, from its row only: the provider that keeps the mandate itself
+ * (TOwnMandates: Remita), whose own debits it then is; else the provider named on the link when
+ * it was made. A debit made earlier is asked about, cancelled and reversed at the provider that
+ * made it (`madeBy`: the attempt's, or the pending debit's). Never the capability's provider
+ * today: a link that names none (made before it was kept) is ProviderNotNamed, and one naming a
+ * provider this server no longer runs ProviderNotConfigured; both are skipped and counted
+ * (unrouted-rows.ts).
  */
 export function debitsFor(
-  providers: TDebitProviders,
-  mandateProvider: string | null,
+  providers: { registry: TProviderRegistry },
+  link: TDebitedLink,
   madeBy: string | null = null,
 ): TDebitsPort {
-  if (mandateProvider !== null) return ownDebitsOf(providers.registry, mandateProvider);
-  if (madeBy !== null) return providers.registry.portOf(madeBy, 'debits');
-  return usable(providers.payments.debits);
+  if (link.mandateProvider !== null) return ownDebitsOf(providers.registry, link.mandateProvider);
+  const provider = madeBy ?? link.debitProvider;
+  if (provider === null) throw new ProviderNotNamed('debits');
+  return providers.registry.portOf(provider, 'debits');
 }
+
+/**
+ * The provider a link made now names as its debits' (account_links.debit_provider): new work's
+ * debits capability; null while debits are off. A provider keeping its own mandate names itself
+ * when it takes the link (own-mandates.ts).
+ */
+export const debitProviderOfNewLinks = (payments: TPaymentProviders): string | null =>
+  isOff(payments.debits) ? null : payments.debits.provider;
+
+/** What naming a link's debit provider did (nameDebitProvider). */
+export type TDebitProviderNaming =
+  | { kind: 'named' }
+  | { kind: 'named_already'; provider: string }
+  | { kind: 'no_such_link' }
+  | { kind: 'not_a_debits_provider' };
+
+/**
+ * An operator names the provider that debits a link that names none (made before it was kept,
+ * docs/operations.md "Links with no debit provider"), in one statement: only while it names none,
+ * so a provider once named is never changed. The name must be an adapter serving debits.
+ */
+export async function nameDebitProvider(
+  db: TDb,
+  linkId: string,
+  provider: string,
+): Promise<TDebitProviderNaming> {
+  if (!providerNamed(provider)?.serves.includes('debits')) return { kind: 'not_a_debits_provider' };
+  const [named] = await db
+    .update(accountLinks)
+    .set({ debitProvider: provider })
+    .where(
+      and(
+        eq(accountLinks.id, linkId),
+        isNull(accountLinks.debitProvider),
+        isNull(accountLinks.mandateProvider),
+      ),
+    )
+    .returning({ id: accountLinks.id });
+  if (named) return { kind: 'named' };
+  const [link] = await db
+    .select({
+      debitProvider: accountLinks.debitProvider,
+      mandateProvider: accountLinks.mandateProvider,
+    })
+    .from(accountLinks)
+    .where(eq(accountLinks.id, linkId));
+  if (!link) return { kind: 'no_such_link' };
+  return { kind: 'named_already', provider: link.debitProvider ?? link.mandateProvider ?? '' };
+}
+
+/** The active links that name no debit provider: debited by none until one is named. */
+export const linksNamingNoDebitProvider = (db: TDb) =>
+  db
+    .select({ id: accountLinks.id, payerId: accountLinks.payerId, route: accountLinks.route })
+    .from(accountLinks)
+    .where(
+      and(
+        eq(accountLinks.state, 'active'),
+        isNull(accountLinks.debitProvider),
+        isNull(accountLinks.mandateProvider),
+      ),
+    )
+    .orderBy(accountLinks.activatedAt);
 
 /** The debits on the mandates `provider` keeps itself; ProviderNotConfigured when none. */
 function ownDebitsOf(registry: TProviderRegistry, provider: string): TDebitsPort {
