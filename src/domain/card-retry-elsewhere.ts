@@ -10,7 +10,7 @@ import type { TPaymentAttemptState } from './schemas/payment';
 
 /** What the payer reads under the failure: what Try Again does. */
 export const TRY_AGAIN_ELSEWHERE_TEXT =
-  "Try Again to pay through another card processor. You will enter your card's details again.";
+  'Try Again to pay through another card processor. Your bank may ask for your PIN or a code again.';
 
 /** Said when the first processor never said whether it took the money. */
 export const UNCONFIRMED_CHARGE_TEXT =
