@@ -16,7 +16,7 @@ import {
 } from '../src/domain/schemas/webhooks';
 import { ZTestEventResponse } from '../src/domain/test-events';
 import { loadConfig, type TConfig } from '../src/server/config';
-import { newSecret, webhookSignatures } from '../src/server/services/merchants/webhooks';
+import { newSecret, webhookSignatures } from '../src/server/services/merchants/webhook-signing';
 import { operatorCall, print, runCommand, runningServer, UsageError } from './client';
 
 const USAGE = {

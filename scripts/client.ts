@@ -32,7 +32,7 @@ import {
 import {
   createWebhookEndpoint,
   rotateWebhookSecret,
-} from '../src/server/services/merchants/webhooks';
+} from '../src/server/services/merchants/webhook-endpoints';
 import { ZOwnerInvitationRequest, ZOwnerInvitationResponse } from '../src/domain/schemas/dashboard';
 import { operatorActor } from '../src/server/services/dashboard/audit';
 import { createInvitation } from '../src/server/services/dashboard/staff';

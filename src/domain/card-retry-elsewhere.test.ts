@@ -4,14 +4,9 @@ import {
   TRY_AGAIN_ELSEWHERE_TEXT,
   UNCONFIRMED_CHARGE_TEXT,
 } from './card-retry-elsewhere';
-import {
-  attemptOutcomeText,
-  payNowInitial,
-  payNowReducer,
-  type TPayNowAction,
-  type TPayNowState,
-  type TStoredCard,
-} from './pay-now-screen';
+import { attemptOutcomeText } from './pay-now-moves';
+import { payNowInitial, payNowReducer } from './pay-now-screen';
+import { type TPayNowAction, type TPayNowState, type TStoredCard } from './pay-now-state';
 import type { TEncryptedCard } from './schemas/card';
 import type { TPaymentAttemptState, TPaymentStateResponse } from './schemas/payment';
 

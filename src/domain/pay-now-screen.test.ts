@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { afterPaymentPrompt } from './after-payment';
 import { STEP_TEXT_AWAITING_3DS, STEP_TEXT_AWAITING_TRANSFER } from './constants';
+import { attemptOutcomeText } from './pay-now-moves';
+import { eventOfRead } from './pay-now-server-news';
 import {
-  attemptOutcomeText,
-  eventOfRead,
   needsTransferAccount,
   payNowHeader,
   payNowInitial,
   payNowReducer,
   processingControls,
-  type TPayNowAction,
-  type TPayNowState,
-  type TStoredCard,
 } from './pay-now-screen';
+import { type TPayNowAction, type TPayNowState, type TStoredCard } from './pay-now-state';
 import type { TEncryptedCard } from './schemas/card';
 import type {
   TPaymentAttemptState,

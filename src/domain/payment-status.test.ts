@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attemptOutcomeText } from './pay-now-screen';
+import { attemptOutcomeText } from './pay-now-moves';
 import { refusedCardMessage } from './card-refusal';
 import {
   failedPaymentMainAction,

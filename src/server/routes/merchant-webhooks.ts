@@ -16,11 +16,10 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   enableWebhookEndpoint,
-  listDeliveries,
   listWebhookEndpoints,
-  resendDelivery,
   rotateWebhookSecret,
-} from '../services/merchants/webhooks';
+} from '../services/merchants/webhook-endpoints';
+import { listDeliveries, resendDelivery } from '../services/merchants/webhook-deliveries';
 import { ZIdempotencyHeaders } from './idempotency';
 import { merchantOf, requireMerchant } from './merchant-guard';
 import { jsonAnswers } from './responses';

@@ -26,7 +26,10 @@ import {
   readClient,
   rotateClientSecret,
 } from '../services/merchants/merchant-clients';
-import { createWebhookEndpoint, rotateWebhookSecret } from '../services/merchants/webhooks';
+import {
+  createWebhookEndpoint,
+  rotateWebhookSecret,
+} from '../services/merchants/webhook-endpoints';
 import { markGuard } from './guard-kinds';
 import { jsonAnswers } from './responses';
 import type { TZodApp } from './zod-app';

@@ -29,7 +29,7 @@ import {
   sessionCookieName,
 } from '../services/dashboard/staff-sessions';
 import { addMerchantAgent } from '../services/merchants/merchant-agents';
-import { createWebhookEndpoint } from '../services/merchants/webhooks';
+import { createWebhookEndpoint } from '../services/merchants/webhook-endpoints';
 import { createSession, tokenForSession } from '../services/identity/payer-sessions';
 import { createTestClient, openTestDatabase, testConfig } from './test-app';
 import { dashboardOrigin, staffMember } from './dashboard';

@@ -110,7 +110,10 @@ export type TPushedTerminalProps = {
   /** Kobo. */
   amount: number;
   payer: { signedIn: boolean; consentId: string; clientId: string };
-  /** What the payment's stream said last while the modal was open, numbered (pay-now-screen.ts). */
+  /**
+   * What the payment's stream said last while the modal was open, numbered
+   * (pay-now-server-news.ts).
+   */
   news: { seq: number; news: TTerminalPaymentNews } | null;
   onClose(): void;
 };

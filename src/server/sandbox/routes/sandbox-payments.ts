@@ -9,7 +9,7 @@ import {
   ZSandboxTransferResponse,
 } from '../../../domain/schemas/sandbox';
 import type { TRouteContext } from '../../context';
-import { answerSandboxChallenge } from '../../services/linking/card-links';
+import { answerSandboxChallenge } from '../../services/linking/card-link-notices';
 import { expireSandboxAccount, sendSandboxTransfer } from '../sandbox-transfers';
 import type { TSandboxNotices } from '../sandbox-notices';
 import { jsonAnswers } from '../../routes/responses';

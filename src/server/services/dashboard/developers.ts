@@ -25,11 +25,11 @@ import {
   deleteWebhookEndpoint,
   disableWebhookEndpoint,
   enableWebhookEndpoint,
-  resendDelivery,
   rotateWebhookSecret,
-  WEBHOOK_DELIVER_JOB,
   type TWebhookContext,
-} from '../merchants/webhooks';
+} from '../merchants/webhook-endpoints';
+import { resendDelivery } from '../merchants/webhook-deliveries';
+import { WEBHOOK_DELIVER_JOB } from '../merchants/webhooks';
 import { recordAudit, type TActor } from './audit';
 
 /*

@@ -12,7 +12,7 @@ import { consents, paymentAttempts, payments } from '../../db/schema';
 import type { TSandboxNotices } from '../../sandbox/sandbox-notices';
 import { sendSandboxTransfer } from '../../sandbox/sandbox-transfers';
 import { AppError } from '../app-error';
-import { answerSandboxChallenge } from '../linking/card-links';
+import { answerSandboxChallenge } from '../linking/card-link-notices';
 import { fireTestEvent } from '../merchants/fire-test-event';
 import { recordAudit, type TActor } from './audit';
 import { listKeys, listWebhooks } from './developers';

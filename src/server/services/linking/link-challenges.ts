@@ -3,7 +3,8 @@ import { THREE_DS_CHALLENGE_MS } from '../../../domain/payment-attempts';
 import type { TAppContext } from '../../context';
 import { accountLinks } from '../../db/schema';
 import { THREE_DS_ASK_AFTER_MS } from '../payments/card-payments';
-import { askAboutLinkCharge, atThreeDsCheck, endThreeDsLink } from './card-links';
+import { askAboutLinkCharge, atThreeDsCheck } from './card-link-charges';
+import { endThreeDsLink } from './card-link-notices';
 
 /*
  * Card links whose test charge waits at its 3-D Secure check (docs/accounts.md "Linking by card"),
@@ -13,11 +14,11 @@ import { askAboutLinkCharge, atThreeDsCheck, endThreeDsLink } from './card-links
  * way the link would wait with the money perhaps taken. So a link waiting at its check longer
  * than THREE_DS_ASK_AFTER_MS (since its last change, when it came to the check) is asked about,
  * its charge's reference being the link's id, and ended by the answer in the notice's own path
- * (card-links.ts endThreeDsLink): taken, refunded and linked, or failed with its money given
+ * (card-link-notices.ts endThreeDsLink): taken, refunded and linked, or failed with its money given
  * back; not taken, or still waiting past THREE_DS_CHALLENGE_MS, failed with THREE_DS_FAILED (a
  * payer who approves at the network after that finds the link ended: the money is given back when
- * the approval's word arrives, card-links.ts giveBackAfterEnd). A network that does not answer
- * leaves the link at its check for the next run.
+ * the approval's word arrives, card-link-notices.ts giveBackAfterEnd). A network that does not
+ * answer leaves the link at its check for the next run.
  */
 
 type TLinkChallengeContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;

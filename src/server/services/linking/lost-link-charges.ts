@@ -11,7 +11,7 @@ import {
   markChargeSettled,
   settleLinkCharge,
   type TChargingLink,
-} from './card-links';
+} from './card-link-charges';
 import type { TLinkRow } from './account-links';
 
 /*
@@ -27,11 +27,12 @@ import type { TLinkRow } from './account-links';
  *    Waiting for the payer's OTP or 3-D Secure check, it goes back to that step.
  * 2. A link that ended with its charge unsettled (account_links.charge_settled_at null): ended
  *    without asking (superseded, expired, its call to the network failed) or its refund refused
- *    (recordSucceeded, giveBackAfterEnd in card-links.ts). The network's answer is the money's
- *    last word: nothing else asks about a link that ended, and a notice may never come. Asked
- *    until the answer settles it (a network that does not answer, or a refund that fails, leaves
- *    it for the next run), so a refund refused once is given back at the next run, once. A charge
- *    the network says still waits is asked about again while money may still be taken by it.
+ *    (recordSucceeded in card-link-outcomes.ts, giveBackAfterEnd in card-link-notices.ts). The
+ *    network's answer is the money's last word: nothing else asks about a link that ended, and a
+ *    notice may never come. Asked until the answer settles it (a network that does not answer, or a
+ *    refund that fails, leaves it for the next run), so a refund refused once is given back at the
+ *    next run, once. A charge the network says still waits is asked about again while money may
+ *    still be taken by it.
  */
 
 type TLostLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;

@@ -1,17 +1,17 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { TWebhookDelivery, TWebhookEventType } from '../../../domain/schemas/webhooks';
-import type { TClock } from '../../clock';
-import type { TConfig } from '../../config';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { TWebhookEventType } from '../../../domain/schemas/webhooks';
 import { rowsOf, type TDb } from '../../db/database';
-import type { THostResolver } from '../../providers/host-resolver';
-import { apiClients, merchantEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema';
-import { AppError } from '../app-error';
-import { runIdempotent } from '../idempotency';
-import { storedSecret } from '../server-secrets';
+import { webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { postToTarget, webhookTarget, type TPostOutcome } from './webhook-targets';
 import type { TJobQueue } from '../../jobs/engine';
 import { idAttributes, inSpan } from '../../observability/tracing';
+import { webhookSignatures, newEventId, unseal } from './webhook-signing';
+import {
+  type TWebhookContext,
+  failOwed,
+  NOT_SENT_DISABLED,
+  NOT_SENT_TURNED_OFF,
+} from './webhook-endpoints';
 
 /** The job kind that sends one delivery. */
 export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
@@ -43,12 +43,6 @@ const WEBHOOK_MAX_RETRY_MS = 6 * 60 * MINUTE_MS;
 const CLAIM_LEASE_MS = 20_000;
 /** How long a try waits for the endpoint's answer. */
 const DELIVERY_TIMEOUT_MS = 10_000;
-/** A signature older than this is refused by receivers that follow docs/webhooks.md. */
-export const WEBHOOK_SIGNATURE_TOLERANCE_S = 300;
-/** After a rotation the previous secret signs too, for this long (docs/webhooks.md, "Rotating"). */
-export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 60 * MINUTE_MS;
-/** How many rotated-away secrets may still be signing at once: a delivery carries one more. */
-export const MAX_RETIRING_SECRETS = 4;
 
 export const retryDelayMs = (attempts: number) =>
   Math.min(WEBHOOK_FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), WEBHOOK_MAX_RETRY_MS);
@@ -64,334 +58,6 @@ export function retryAfterMs(value: string | undefined, now: Date): number | nul
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
 }
-
-const SECRET_PREFIX = 'whsec_';
-
-/** A new signing secret: `whsec_` and the base64 of 24 random bytes, as Standard Webhooks says. */
-export const newSecret = () => `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
-
-/**
- * One Standard Webhooks signature: `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`,
- * the key being the secret's body base64-decoded (Buffer reads base64url too, so the secrets of
- * endpoints registered before this scheme sign with their bytes as well).
- */
-export function webhookSignature(
-  secret: string,
-  id: string,
-  timestamp: number,
-  body: string,
-): string {
-  const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
-}
-
-/** The `webhook-signature` header: one signature per secret, space-separated. */
-export const webhookSignatures = (secrets: string[], id: string, timestamp: number, body: string) =>
-  secrets.map((secret) => webhookSignature(secret, id, timestamp, body)).join(' ');
-
-/** A merchant event's public id: unique across databases, and no count of anything. */
-export const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
-
-// The signing secrets are kept sealed under a key of the server's own (server_secrets).
-async function sealKey(db: TDb): Promise<Buffer> {
-  return createHash('sha256')
-    .update(await storedSecret(db, 'webhook-secrets'))
-    .digest();
-}
-
-async function seal(db: TDb, secret: string): Promise<string> {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', await sealKey(db), iv);
-  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [iv, cipher.getAuthTag(), sealed].map((b) => b.toString('base64url')).join('.');
-}
-
-async function unseal(db: TDb, sealed: string): Promise<string> {
-  const [iv, tag, data] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-  if (!iv || !tag || !data) throw new Error('A webhook secret is not sealed as expected');
-  const decipher = createDecipheriv('aes-256-gcm', await sealKey(db), iv);
-  decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
-}
-
-const MAX_ENDPOINTS_PER_CLIENT = 10;
-
-/** The client's own endpoint `id`, unless deleted. */
-const liveEndpointOf = (clientId: string, id: string) =>
-  and(
-    eq(webhookEndpoints.id, id),
-    eq(webhookEndpoints.clientId, clientId),
-    isNull(webhookEndpoints.deletedAt),
-  );
-
-/** What registering and delivering a webhook need: the checks of webhook-targets.ts ask `dns`. */
-export type TWebhookContext = {
-  db: TDb;
-  config: Pick<TConfig, 'webhooksAllowPrivate'>;
-  clock: TClock;
-  providers: { dns: THostResolver };
-};
-
-/** What delivering needs besides: where each try's job is queued. */
-type TDeliveryContext = TWebhookContext & { jobs: TJobQueue };
-
-/** Refuses a URL a webhook may not post to (docs/webhooks.md, "Where a webhook may go"). */
-async function refuseUnreachable(ctx: TWebhookContext, url: string): Promise<void> {
-  if (!(await webhookTarget(ctx.providers.dns, ctx.config.webhooksAllowPrivate, url))) {
-    throw new AppError('WEBHOOK_URL_REFUSED');
-  }
-}
-
-/**
- * What a caller may add to a change of an endpoint: work of its own in the change's transaction
- * (the dashboard's audit entry), so both are written or neither.
- */
-type TAlso = (tx: TDb, webhookId: string) => Promise<void>;
-
-/**
- * Registers an endpoint; its signing secret is answered this once. Once per Idempotency-Key: the
- * stored answer holds the secret sealed, as the endpoint does, and a retry gets the same one.
- */
-export async function createWebhookEndpoint(
-  ctx: TWebhookContext,
-  clientId: string,
-  url: string,
-  options: {
-    /** The events it is sent; null or none: every event, those added later too. */
-    events?: TWebhookEventType[] | null;
-    idempotencyKey?: string | undefined;
-    also?: TAlso;
-  } = {},
-) {
-  await refuseUnreachable(ctx, url);
-  const events = options.events ?? null;
-  const id = `whk_${randomBytes(12).toString('base64url')}`;
-  const createdAt = ctx.clock.now();
-  const secretSealed = await seal(ctx.db, newSecret());
-  const { result } = await runIdempotent(
-    ctx.db,
-    options.idempotencyKey
-      ? {
-          scope: `webhooks.create:${clientId}`,
-          key: options.idempotencyKey,
-          request: { url, events },
-        }
-      : undefined,
-    async (tx) => {
-      // The limit is counted and kept under the client's row lock: registrations at once queue
-      // behind it, so the eleventh is refused however they interleave.
-      await tx
-        .select({ clientId: apiClients.clientId })
-        .from(apiClients)
-        .where(eq(apiClients.clientId, clientId))
-        .for('update');
-      const [live] = await tx
-        .select({ count: sql<number>`count(*)::int` })
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.clientId, clientId), isNull(webhookEndpoints.deletedAt)));
-      if ((live?.count ?? 0) >= MAX_ENDPOINTS_PER_CLIENT) {
-        throw new AppError(
-          'VALIDATION_FAILED',
-          `url: at most ${MAX_ENDPOINTS_PER_CLIENT} webhooks`,
-        );
-      }
-      await tx
-        .insert(webhookEndpoints)
-        .values({ id, clientId, url, events, secretSealed, createdAt });
-      await options.also?.(tx, id);
-      return { id, url, createdAt: createdAt.toISOString(), secretSealed };
-    },
-  );
-  return {
-    id: result.id,
-    url: result.url,
-    createdAt: result.createdAt,
-    secret: await unseal(ctx.db, result.secretSealed),
-  };
-}
-
-/**
- * Points an endpoint at another URL (checked as at registration) or changes the events it is
- * sent; what is left out stays. Its secret stays, and deliveries still owed go to the new URL.
- */
-export async function changeWebhookEndpoint(
-  ctx: TWebhookContext,
-  input: {
-    clientId: string;
-    webhookId: string;
-    url?: string | undefined;
-    /** null: every event, those added later too. */
-    events?: TWebhookEventType[] | null | undefined;
-    also?: TAlso;
-  },
-): Promise<void> {
-  const { clientId, webhookId, url, events } = input;
-  if (url !== undefined) await refuseUnreachable(ctx, url);
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(webhookEndpoints)
-      .set({
-        url: url ?? sql`${webhookEndpoints.url}`,
-        events: events === undefined ? sql`${webhookEndpoints.events}` : events,
-      })
-      .where(liveEndpointOf(clientId, webhookId))
-      .returning({ id: webhookEndpoints.id });
-    if (!row) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
-    await input.also?.(tx, webhookId);
-  });
-}
-
-export async function listWebhookEndpoints(db: TDb, clientId: string) {
-  const rows = await db
-    .select({
-      id: webhookEndpoints.id,
-      url: webhookEndpoints.url,
-      createdAt: webhookEndpoints.createdAt,
-      disabledAt: webhookEndpoints.disabledAt,
-    })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.clientId, clientId), isNull(webhookEndpoints.deletedAt)))
-    .orderBy(webhookEndpoints.createdAt);
-  return rows.map((row) => ({
-    ...row,
-    createdAt: row.createdAt.toISOString(),
-    status: row.disabledAt ? ('disabled' as const) : ('active' as const),
-    disabledAt: row.disabledAt?.toISOString() ?? null,
-  }));
-}
-
-/**
- * A new signing secret for an endpoint, shown this once; the one it replaces (and any earlier
- * one still in its overlap) keeps signing until `previousSecretValidUntil`, so deliveries owed
- * meanwhile verify with whichever the receiver holds. Once per Idempotency-Key: the stored answer
- * holds the new secret sealed, as the endpoint does.
- */
-export async function rotateWebhookSecret(
-  db: TDb,
-  input: { clientId: string; webhookId: string; idempotencyKey: string | undefined; now: Date },
-): Promise<{
-  rotated: { id: string; secret: string; previousSecretValidUntil: string };
-  replayed: boolean;
-}> {
-  const { clientId, webhookId, now } = input;
-  const secretSealed = await seal(db, newSecret());
-  const until = new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_MS).toISOString();
-  const { result, replayed } = await runIdempotent(
-    db,
-    input.idempotencyKey
-      ? { scope: `webhooks.rotate:${clientId}`, key: input.idempotencyKey, request: { webhookId } }
-      : undefined,
-    async (tx) => {
-      // Replaced and checked in one statement: the secrets still in their overlap, and the one
-      // replaced now, stay to sign; at most MAX_RETIRING_SECRETS of them.
-      const live = sql`(SELECT coalesce(jsonb_agg(s), '[]'::jsonb) FROM jsonb_array_elements(${webhookEndpoints.retiringSecrets}) s
-                        WHERE (s->>'until')::timestamptz > ${now.toISOString()}::timestamptz)`;
-      const [row] = await tx
-        .update(webhookEndpoints)
-        .set({
-          secretSealed,
-          retiringSecrets: sql`${live} || jsonb_build_array(jsonb_build_object('sealed', ${webhookEndpoints.secretSealed}, 'until', ${until}::text))`,
-        })
-        .where(
-          and(
-            liveEndpointOf(clientId, webhookId),
-            sql`jsonb_array_length(${live}) < ${MAX_RETIRING_SECRETS}`,
-          ),
-        )
-        .returning({ id: webhookEndpoints.id });
-      if (!row) {
-        const [exists] = await tx
-          .select({ id: webhookEndpoints.id })
-          .from(webhookEndpoints)
-          .where(liveEndpointOf(clientId, webhookId));
-        throw exists
-          ? new AppError('WEBHOOK_SECRETS_OVERLAPPING')
-          : new AppError('NOT_FOUND', 'No webhook of yours has this id');
-      }
-      return { id: row.id, secretSealed, previousSecretValidUntil: until };
-    },
-  );
-  return {
-    rotated: {
-      id: result.id,
-      secret: await unseal(db, result.secretSealed),
-      previousSecretValidUntil: result.previousSecretValidUntil,
-    },
-    replayed,
-  };
-}
-
-/**
- * Sends to an endpoint again after a 410 or staff disabled it; its failed deliveries can then be
- * resent.
- */
-export async function enableWebhookEndpoint(db: TDb, clientId: string, id: string) {
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({ disabledAt: null, disabledBy: null })
-    .where(liveEndpointOf(clientId, id))
-    .returning({ id: webhookEndpoints.id });
-  if (!row) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
-}
-
-/**
- * Stops sending to an endpoint until it is enabled again, as a 410 Gone does: what it is still
- * owed fails (to resend once it is enabled), and events meanwhile get their delivery already
- * failed. Answers whether it was on (an endpoint already off is left as it is).
- */
-export async function disableWebhookEndpoint(
-  db: TDb,
-  input: { clientId: string; webhookId: string; now: Date; also?: TAlso },
-): Promise<boolean> {
-  const { clientId, webhookId, now } = input;
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(webhookEndpoints)
-      .set({ disabledAt: now, disabledBy: 'staff' })
-      .where(and(liveEndpointOf(clientId, webhookId), isNull(webhookEndpoints.disabledAt)))
-      .returning({ id: webhookEndpoints.id });
-    if (!row) {
-      const [off] = await tx
-        .select({ id: webhookEndpoints.id })
-        .from(webhookEndpoints)
-        .where(liveEndpointOf(clientId, webhookId));
-      if (!off) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
-      return false;
-    }
-    await failOwed(tx, webhookId, NOT_SENT_TURNED_OFF);
-    await input.also?.(tx, webhookId);
-    return true;
-  });
-}
-
-/** Stops sending to an endpoint; what it was owed is given up with it. */
-export async function deleteWebhookEndpoint(
-  db: TDb,
-  clientId: string,
-  id: string,
-  now: Date,
-  also?: TAlso,
-) {
-  await db.transaction(async (tx) => {
-    const [gone] = await tx
-      .update(webhookEndpoints)
-      .set({ deletedAt: now })
-      .where(liveEndpointOf(clientId, id))
-      .returning({ id: webhookEndpoints.id });
-    if (!gone) throw new AppError('NOT_FOUND', 'No webhook of yours has this id');
-    await failOwed(tx, id, 'endpoint deleted');
-    await also?.(tx, id);
-  });
-}
-
-/** Fails what an endpoint is still owed, saying why it was not sent. */
-const failOwed = (tx: TDb, endpointId: string, lastError: string) =>
-  tx
-    .update(webhookDeliveries)
-    .set({ status: 'failed', lastError })
-    .where(
-      and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')),
-    );
 
 /**
  * Writes an event to the outbox inside `tx`, the transaction of the change it reports, with a
@@ -447,7 +113,7 @@ export async function recordMerchantEvent(
  * The job that tries one delivery (jobs/kinds.ts), queued on `tx`; at `at` when given. One job
  * of a delivery waits at a time: queued again while one waits, it is that one.
  */
-const queueDelivery = (jobs: TJobQueue, tx: TDb, deliveryId: number, at?: Date) =>
+export const queueDelivery = (jobs: TJobQueue, tx: TDb, deliveryId: number, at?: Date) =>
   jobs.enqueue(
     tx,
     WEBHOOK_DELIVER_JOB,
@@ -470,8 +136,8 @@ async function queueNextInLine(jobs: TJobQueue, tx: TDb, ended: TClaimed): Promi
   if (next) await queueDelivery(jobs, tx, Number(next.id), new Date(next.next_attempt_at));
 }
 
-const NOT_SENT_DISABLED = 'not sent: the webhook is disabled (it answered 410 Gone)';
-const NOT_SENT_TURNED_OFF = 'not sent: the webhook was disabled on the dashboard';
+/** What delivering needs besides: where each try's job is queued. */
+type TDeliveryContext = TWebhookContext & { jobs: TJobQueue };
 
 type TClaimed = {
   id: number;
@@ -784,77 +450,4 @@ async function recordRetry(
     else await queueDelivery(jobs, tx, row.id, nextAttemptAt);
   });
   return givenUp ? 'given_up' : 'retrying';
-}
-
-/** The deliveries of a client's webhooks, newest first (GET /api/v1/webhooks/deliveries). */
-export async function listDeliveries(
-  db: TDb,
-  clientId: string,
-  query: { status?: 'pending' | 'delivered' | 'failed' | undefined; limit: number },
-): Promise<TWebhookDelivery[]> {
-  const rows = await db
-    .select({
-      id: webhookDeliveries.id,
-      endpointId: webhookDeliveries.endpointId,
-      eventId: merchantEvents.publicId,
-      eventType: merchantEvents.type,
-      consentId: webhookDeliveries.consentId,
-      status: webhookDeliveries.status,
-      attempts: webhookDeliveries.attempts,
-      lastStatus: webhookDeliveries.lastStatus,
-      lastError: webhookDeliveries.lastError,
-      lastBody: webhookDeliveries.lastBody,
-      nextAttemptAt: webhookDeliveries.nextAttemptAt,
-      deliveredAt: webhookDeliveries.deliveredAt,
-    })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .innerJoin(merchantEvents, eq(merchantEvents.id, webhookDeliveries.eventId))
-    .where(
-      and(
-        eq(webhookEndpoints.clientId, clientId),
-        query.status ? eq(webhookDeliveries.status, query.status) : undefined,
-      ),
-    )
-    .orderBy(desc(webhookDeliveries.id))
-    .limit(query.limit);
-  return rows.map((row) => ({
-    ...row,
-    nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
-    deliveredAt: row.deliveredAt?.toISOString() ?? null,
-  }));
-}
-
-/**
- * Sends a delivery again now (after the merchant fixed their receiver), whatever its status; not
- * while its endpoint is disabled (WEBHOOK_DISABLED: enable it first).
- */
-export async function resendDelivery(
-  { db, jobs }: { db: TDb; jobs: TJobQueue },
-  clientId: string,
-  deliveryId: number,
-  now: Date,
-) {
-  const yours = (disabled: 'IS NULL' | 'IS NOT NULL') =>
-    sql`${webhookDeliveries.endpointId} IN (SELECT id FROM webhook_endpoints WHERE client_id = ${clientId} AND deleted_at IS NULL AND disabled_at ${sql.raw(disabled)})`;
-  const resent = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(webhookDeliveries)
-      .set({ status: 'pending', nextAttemptAt: now })
-      .where(and(eq(webhookDeliveries.id, deliveryId), yours('IS NULL')))
-      .returning({ id: webhookDeliveries.id });
-    if (row) await queueDelivery(jobs, tx, row.id);
-    return row !== undefined;
-  });
-  if (resent) return;
-  const [disabled] = await db
-    .select({ by: webhookEndpoints.disabledBy })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookDeliveries.id, deliveryId), yours('IS NOT NULL')));
-  if (!disabled) throw new AppError('NOT_FOUND', 'No delivery of yours has this id');
-  // The catalogue's message names the 410; one staff turned off says only that it is off.
-  throw disabled.by === 'staff'
-    ? new AppError('WEBHOOK_DISABLED', 'This webhook is disabled; enable it first')
-    : new AppError('WEBHOOK_DISABLED');
 }

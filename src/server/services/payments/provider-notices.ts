@@ -11,7 +11,7 @@ import {
   creditLinkTestTransfer,
   isAccountLinkReference,
 } from '../linking/account-links';
-import { settleNoticedLinkCharge } from '../linking/card-links';
+import { settleNoticedLinkCharge } from '../linking/card-link-notices';
 import { settleNoticedThreeDs } from './card-payments';
 import { settleNoticedCharge } from './lost-attempts';
 import { settleNoticedPayout } from './payouts';
@@ -33,10 +33,10 @@ import { usable } from '../../providers/off';
  *   never credited: it goes back.
  * - charge: booked by the reconciler's own path (lost-attempts.ts settleNoticedCharge); a charge
  *   waiting for its 3-D Secure check ended by the path of the reconciler's 3-D Secure sweep
- *   (card-payments.ts settleNoticedThreeDs); a card link's test charge waiting for its check by
- *   the link's own completion (card-links.ts settleNoticedLinkCharge). A charge taken in another
- *   currency than the naira pays nothing: it is recorded as a transfer's notice is, and given
- *   back whole through returnTransfer.
+ *   (card-payments.ts settleNoticedThreeDs); a card link's test charge waiting for its check by the
+ *   link's own completion (card-link-notices.ts settleNoticedLinkCharge). A charge taken in another
+ *   currency than the naira pays nothing: it is recorded as a transfer's notice is, and given back
+ *   whole through returnTransfer.
  * - payout: ended from the bank's record, as the reconciler ends it (payouts.ts).
  * - refunds: each settled as its requery is (settleRefund: completeRefund, as the refund's own
  *   answer ends it; one the provider holds until told the account to pay is told it).

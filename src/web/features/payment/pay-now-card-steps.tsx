@@ -1,6 +1,6 @@
 import type { Dispatch } from 'react';
 import { STEP_TEXT_BANK_ANSWERING, STEP_TEXT_RETRYING } from '../../../domain/constants';
-import type { TPayNowAction, TPayNowState } from '../../../domain/pay-now-screen';
+import type { TPayNowAction, TPayNowState } from '../../../domain/pay-now-state';
 import { PartBoundary } from '../../ui/part-boundary';
 import { Spinner } from '../../ui/spinner';
 import { OtpEndedView } from './otp-ended-view';

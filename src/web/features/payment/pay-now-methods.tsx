@@ -1,5 +1,5 @@
 import type { RefObject } from 'react';
-import type { TStoredCard } from '../../../domain/pay-now-screen';
+import type { TStoredCard } from '../../../domain/pay-now-state';
 
 type TPaymentMethodsProps = {
   /** The card entered on this page last, offered again as 'Pay with Card | {masked card}'. */

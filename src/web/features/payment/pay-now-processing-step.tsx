@@ -2,11 +2,8 @@ import type { Dispatch } from 'react';
 import type { TAfterPaymentPrompt } from '../../../domain/after-payment';
 import { offersTryAgainElsewhere } from '../../../domain/card-retry-elsewhere';
 import { paymentSourceText } from '../../../domain/pay-now';
-import {
-  processingControls,
-  type TPayNowAction,
-  type TPayNowState,
-} from '../../../domain/pay-now-screen';
+import { processingControls } from '../../../domain/pay-now-screen';
+import { type TPayNowAction, type TPayNowState } from '../../../domain/pay-now-state';
 import type { TPayment } from '../../../domain/schemas/consent';
 import type { TPayNowPrompts } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';

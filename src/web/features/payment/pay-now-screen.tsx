@@ -4,7 +4,8 @@ import {
 } from '../../../domain/chip-reader-transports';
 import { ALL_CAPABILITIES_ON, payMethodsOn } from '../../../domain/capabilities';
 import { formatNaira } from '../../../domain/money';
-import { payNowHeader, showsCardSteps, type TPayNowState } from '../../../domain/pay-now-screen';
+import { payNowHeader } from '../../../domain/pay-now-screen';
+import { showsCardSteps, type TPayNowState } from '../../../domain/pay-now-state';
 import type { TConsent, TPayment } from '../../../domain/schemas/consent';
 import { usePublicConfig } from '../../api/auth';
 import type { TPayer } from '../../api/payments';

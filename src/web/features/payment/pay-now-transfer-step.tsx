@@ -1,5 +1,5 @@
 import type { Dispatch } from 'react';
-import type { TPayNowAction, TPayNowState } from '../../../domain/pay-now-screen';
+import type { TPayNowAction, TPayNowState } from '../../../domain/pay-now-state';
 import { Button } from '../../ui/button';
 import { PartBoundary } from '../../ui/part-boundary';
 import { messageOf } from './pay-now-errors';

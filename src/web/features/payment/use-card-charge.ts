@@ -1,7 +1,7 @@
 import type { Dispatch } from 'react';
 import { PAGE_ERRORS } from '../../../domain/page-errors';
 import { isPaymentFailure, isUnusableCardEnvelope } from '../../../domain/pay-now';
-import type { TPayNowAction, TPayNowState } from '../../../domain/pay-now-screen';
+import type { TPayNowAction, TPayNowState } from '../../../domain/pay-now-state';
 import type { TEncryptedCard, TEncryptedField } from '../../../domain/schemas/card';
 import { ApiError } from '../../api/api-error';
 import { paymentsApi, type TPayer } from '../../api/payments';

@@ -1,9 +1,6 @@
 import { useRef, useTransition, type Dispatch } from 'react';
-import {
-  needsTransferAccount,
-  type TPayNowAction,
-  type TPayNowState,
-} from '../../../domain/pay-now-screen';
+import { needsTransferAccount } from '../../../domain/pay-now-screen';
+import { type TPayNowAction, type TPayNowState } from '../../../domain/pay-now-state';
 import { CardSteps } from './card-steps-part';
 import { loadCardViews, TransferDetailsView } from './pay-now-views';
 import type { TPaymentCalls } from './use-payment-calls';

@@ -5,7 +5,7 @@ import { afterPaymentPrompt } from '../../../domain/after-payment';
 import { grantOutcome } from '../../../domain/grant-outcome';
 import { isGrantedByPayment, paymentGrantsConsent } from '../../../domain/granted-by-payment';
 import { payNowGrantRequest } from '../../../domain/pay-now';
-import type { TPayNowState } from '../../../domain/pay-now-screen';
+import type { TPayNowState } from '../../../domain/pay-now-state';
 import type { TPaymentStateResponse } from '../../../domain/schemas/payment';
 import { paymentsApi } from '../../api/payments';
 import type { TPayNowScreenProps } from '../../contracts/consent-slots';

@@ -2,12 +2,8 @@ import { useEffect, useEffectEvent, useMemo, useReducer, type Dispatch } from 'r
 import { CARD_SLOW_AFTER_MS } from '../../../domain/constants';
 import { paymentReport, type TPaymentReport } from '../../../domain/embed-payment-report';
 import { paidOriginOf } from '../../../domain/after-payment';
-import {
-  payNowInitial,
-  payNowReducer,
-  type TPayNowAction,
-  type TPayNowState,
-} from '../../../domain/pay-now-screen';
+import { payNowInitial, payNowReducer } from '../../../domain/pay-now-screen';
+import { type TPayNowAction, type TPayNowState } from '../../../domain/pay-now-state';
 import { PAYMENT_STATUS_TIMINGS } from '../../../domain/payment-status';
 import type { TPayment } from '../../../domain/schemas/consent';
 import { paymentsApi, usePaymentQuery, type TPayer } from '../../api/payments';

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Dispatch } from 'react';
-import type { TPayNowAction } from '../../../domain/pay-now-screen';
+import type { TPayNowAction } from '../../../domain/pay-now-state';
 import { paymentsApi, type TPayer } from '../../api/payments';
 
 /** The transfer's calls (open its account, 'I have made the transfer') and 3-D Secure's cancel. */

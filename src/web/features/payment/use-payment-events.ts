@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
 import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
-import { eventOfRead } from '../../../domain/pay-now-screen';
+import { eventOfRead } from '../../../domain/pay-now-server-news';
 import { paymentsApi, useHeldTokens, type TPayer } from '../../api/payments';
 
 /** How often the payment is asked for while its stream is lost. */

@@ -1,0 +1,243 @@
+// A card link's test charge told of after its call: a provider's notice or the reconciler's
+// question ending its 3-D Secure check, money taken after the link ended given back, and what
+// the sandbox's 3-D Secure page answers of a link.
+import { and, desc, eq, gt } from 'drizzle-orm';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import type { TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import { accountLinks, events, ledgerTransactions } from '../../db/schema';
+import { eventStreams } from '../../events/event-log';
+import type { TCardChargeOutcome, TNoticedCharge } from '../../providers/payments';
+import type { TSandboxNotices } from '../../sandbox/sandbox-notices';
+import { type TLinkRow } from './account-links';
+import { AppError } from '../app-error';
+import { cardFailureOf, threeDsAnswerOf, threeDsAttemptOf } from '../payments/card-payments';
+import {
+  type TCardLinkContext,
+  chargeCardsOf,
+  endLink,
+  bookTestCharge,
+  atThreeDsCheck,
+  settleLinkCharge,
+} from './card-link-charges';
+import { recordLinkOutcome, takeWaitingLink } from './card-link-outcomes';
+
+/**
+ * A card link's test charge a notice says was taken, as recordLinkOutcome takes the network's
+ * answer. One it cannot take as it stands (another amount, no card named by the notice or the
+ * network) throws, leaving the link charging for the reconciler's requery (lost-link-charges.ts),
+ * which gives the money back.
+ */
+async function linkChargeTaken(
+  ctx: TCardLinkContext,
+  link: TLinkRow,
+  taken: Extract<TNoticedCharge, { kind: 'taken' }>,
+): Promise<Extract<TCardChargeOutcome, { kind: 'succeeded' }>> {
+  if (taken.amount !== link.testAmount) {
+    throw new Error(`Card link ${link.id}: the network took ${taken.amount} kobo`);
+  }
+  // A notice that names no card: the network's record of the charge does.
+  const answer = taken.card ? null : await chargeCardsOf(ctx, link).requeryCardCharge(link.id);
+  const card = taken.card ?? (answer?.kind === 'taken' ? answer.card : null);
+  if (!card) throw new Error(`Card link ${link.id}: the network names no card it charged`);
+  return {
+    kind: 'succeeded',
+    providerReference: taken.providerReference,
+    card,
+    token: taken.token ?? null,
+  };
+}
+
+/** Whether a card link's test charge was booked as refunded (by the link's id, once). */
+async function refundBooked(db: TDb, linkId: string): Promise<boolean> {
+  const [booked] = await db
+    .select({ id: ledgerTransactions.id })
+    .from(ledgerTransactions)
+    .where(
+      and(
+        eq(ledgerTransactions.kind, 'test_charge_refund'),
+        eq(ledgerTransactions.reference, linkId),
+      ),
+    );
+  return booked !== undefined;
+}
+
+/**
+ * Money the network's word says a card link's test charge took after the link ended (cancelled
+ * by a newer attempt, failed when its check's time ran out, expired): the payer approved at the
+ * network too late for the link, which stays as it ended, so the charge goes back to the card.
+ * The books are the key: a refund booked for the link (test_charge_refund, once by kind and the
+ * link's id) is money given back before, by whichever path, and nothing is asked again. Else the
+ * network is asked to refund first, then the charge and its refund are booked in one
+ * transaction: refunding first leaves no crash between the two with the money kept (a word told
+ * again finds no refund booked and asks again), and the network's refund is one per reference
+ * however often asked (TCardsPort.refundCard), so two words at once give back once and book once.
+ * A refund the network refuses throws, the charge left unsettled: a word may never be told again,
+ * so the reconciler asks about the link and gives the money back (lost-link-charges.ts). Answers
+ * whether the refund was booked now.
+ */
+async function giveBackAfterEnd(
+  ctx: TCardLinkContext,
+  linkId: string,
+  taken: Extract<TNoticedCharge, { kind: 'taken' }>,
+): Promise<boolean> {
+  const [link] = await ctx.db
+    .select()
+    .from(accountLinks)
+    .where(and(eq(accountLinks.id, linkId), eq(accountLinks.route, 'card')));
+  // A link still open is being settled by whoever took it; an active one was refunded as linked.
+  if (!link || (link.state !== 'cancelled' && link.state !== 'expired')) return false;
+  if (await refundBooked(ctx.db, link.id)) return false;
+  await chargeCardsOf(ctx, link).refundCard({
+    providerReference: taken.providerReference,
+    amount: taken.amount,
+    reference: link.id,
+  });
+  return ctx.db.transaction((tx) => bookTestCharge(tx, link, true, ctx.clock.now()));
+}
+
+/**
+ * Ends a card link's test charge waiting for its 3-D Secure check by the network's word, whoever
+ * brought it (its notice, the reconciler's question: link-challenges.ts, or a new attempt's:
+ * linkCard). The link is taken from that step in one statement, so of a notice and the sweep at
+ * once one settles it, and the word is recorded as the network's own answer is
+ * (recordLinkOutcome): taken, the charge refunded and the card linked by the token the word
+ * names (none named, the money goes back and the link fails); not taken, or still waiting once
+ * the check's time ran out, the check failed (THREE_DS_FAILED, as a payment's does) with nothing
+ * taken, the charge settled only when the network said so: 'ended'. A link not waiting there
+ * (answered, or the word told again) changes nothing: 'unchanged'; but money taken for a link
+ * that had ended is given back, the link as it was (giveBackAfterEnd): 'given_back'.
+ */
+export async function endThreeDsLink(
+  ctx: TCardLinkContext,
+  linkId: string,
+  word: TNoticedCharge,
+): Promise<'ended' | 'given_back' | 'unchanged'> {
+  const link = await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
+  if (!link) {
+    const late = word.kind === 'taken' && !word.givenBack;
+    return late && (await giveBackAfterEnd(ctx, linkId, word)) ? 'given_back' : 'unchanged';
+  }
+  if (word.kind !== 'taken') {
+    // Declined, or still waiting once the check's time ran out: the check failed with nothing
+    // taken. A charge the network still holds open is not settled: the reconciler asks again.
+    const settled = word.kind === 'not_taken' ? 'settled' : 'unsettled';
+    const failure = cardFailureOf('three_ds_declined', 'linking');
+    await endLink(ctx.db, link, failure, ctx.clock.now(), settled);
+    return 'ended';
+  }
+  if (word.givenBack) {
+    // Taken and given back since (a reversal): booked in and out, and the link fails, as the
+    // reconciler ends one whose charge it finds taken (lost-link-charges.ts).
+    await settleLinkCharge(ctx, link, word);
+    return 'ended';
+  }
+  const answer = await linkChargeTaken(ctx, link, word);
+  try {
+    await recordLinkOutcome(ctx, link, answer);
+  } catch (error) {
+    // A failure recorded (the link ended, its stream told) is the word applied.
+    if (!(error instanceof AppError)) throw error;
+  }
+  return 'ended';
+}
+
+/**
+ * A provider's notice that a card link's test charge, waiting for its 3-D Secure check, ended, or
+ * that one of a link that had ended was taken (endThreeDsLink). A notice that it still waits
+ * changes nothing.
+ */
+export async function settleNoticedLinkCharge(
+  ctx: TCardLinkContext,
+  linkId: string,
+  outcome: TNoticedCharge,
+): Promise<'applied' | 'unchanged'> {
+  if (outcome.kind === 'pending') return 'unchanged';
+  return (await endThreeDsLink(ctx, linkId, outcome)) === 'unchanged' ? 'unchanged' : 'applied';
+}
+
+/** Why a card link ended, as its last progress event told the payer. */
+async function endedLinkMessage(db: TDb, linkId: string): Promise<string> {
+  const [last] = await db
+    .select({ data: events.data })
+    .from(events)
+    .where(eq(events.stream, eventStreams.accountLink(linkId)))
+    .orderBy(desc(events.id))
+    .limit(1);
+  const message = last?.data.message;
+  return typeof message === 'string' ? message : ERROR_CATALOGUE.CARD_LINKING_FAILED.message;
+}
+
+/**
+ * What the sandbox's 3-D Secure page says of a card link once the network's notice was sent: the
+ * link as it stands. One still waiting at its check (the notice was not answered 2xx) is taken
+ * from it to `charging`, for the reconciler to settle from the network's record past
+ * RECONCILE_AFTER_MS (lost-link-charges.ts: the money given back, the link failed):
+ * PAYMENT_IN_PROGRESS meanwhile.
+ */
+async function linkChallengeAnswer(
+  ctx: TCardLinkContext,
+  linkId: string,
+): Promise<{ status: 'completed' | 'failed'; message: string }> {
+  const [link] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, linkId));
+  if (!link) throw new Error(`Card link ${linkId} vanished`);
+  switch (link.state) {
+    case 'active':
+      return { status: 'completed', message: 'Approved: the card is linked.' };
+    case 'cancelled':
+    case 'expired':
+      return { status: 'failed', message: await endedLinkMessage(ctx.db, link.id) };
+    case 'created':
+    case 'awaiting_authorisation':
+      await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
+      throw new AppError('PAYMENT_IN_PROGRESS');
+  }
+}
+
+/**
+ * The charge of ours waiting at its 3-D Secure check under the network's `providerReference`, a
+ * card link's test charge (one that lasts) or a payment's: how to read what the page says of it
+ * once answered. null for none.
+ */
+async function waitingChallenge(
+  ctx: TCardLinkContext,
+  providerReference: string,
+): Promise<(() => Promise<{ status: 'completed' | 'failed'; message: string }>) | null> {
+  const [link] = await ctx.db
+    .select({ id: accountLinks.id })
+    .from(accountLinks)
+    .where(
+      and(
+        eq(accountLinks.providerReference, providerReference),
+        atThreeDsCheck,
+        gt(accountLinks.expiresAt, ctx.clock.now()),
+      ),
+    );
+  if (link) return () => linkChallengeAnswer(ctx, link.id);
+  const attempt = await threeDsAttemptOf(ctx, providerReference);
+  return attempt ? () => threeDsAnswerOf(ctx, attempt.id) : null;
+}
+
+/**
+ * The payer's answer on the sandbox's 3-D Secure page, for a card link's test charge or a
+ * payment's charge still waiting at its check (else 404, nothing sent to the network). The card
+ * network records the answer and tells us by its notice (sandbox-notices.ts), which the notices
+ * route applies in the completion path every provider's word takes; the page's answer is then
+ * read from the link or the attempt. The payer's page hears it on its stream.
+ */
+export async function answerSandboxChallenge(
+  ctx: TCardLinkContext & Pick<TAppContext, 'sandbox'>,
+  notices: TSandboxNotices,
+  providerReference: string,
+  approved: boolean,
+): Promise<{ status: 'completed' | 'failed'; message: string }> {
+  const { sandbox } = ctx;
+  if (!sandbox) throw new AppError('NOT_FOUND');
+  const answerOf = await waitingChallenge(ctx, providerReference);
+  // Answered before, or no longer waiting: the challenge is gone.
+  if (!answerOf) throw new AppError('NOT_FOUND');
+  if (!(await notices.answerThreeDs(sandbox.cards, providerReference, approved))) {
+    throw new AppError('NOT_FOUND');
+  }
+  return answerOf();
+}
