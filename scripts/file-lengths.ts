@@ -15,7 +15,8 @@ const harness = join('src', 'server', 'testing');
 function productFiles(root: string, dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return relative(root, path) === harness ? [] : productFiles(root, path);
+    if (entry.isDirectory())
+      return relative(root, path) === harness ? [] : productFiles(root, path);
     return /\.tsx?$/.test(entry.name) && !testFile.test(entry.name) ? [path] : [];
   });
 }

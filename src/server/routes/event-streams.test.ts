@@ -67,12 +67,16 @@ describe('payment event stream', () => {
       );
       expect(status).toBe(200);
       expect(events[0]).toMatchObject({ event: 'ready' });
-      expect(statuses(events)).toEqual(['in_progress', 'completed']);
+      // In progress (the charge, then its OTP step, which names the step), then completed.
+      expect(statuses(events)).toEqual(['in_progress', 'in_progress', 'completed']);
       const completed = events.find((e) => e.data.status === 'completed');
       expect(completed?.data).toMatchObject({ eventType: 'payment_success', paymentType: 'card' });
 
-      // A reconnect that saw the first event gets only the second.
-      const firstId = events.find((e) => e.event === 'payment_status')?.id ?? '';
+      // A reconnect that saw every event before it gets only the completion.
+      const seenBefore = events.filter(
+        (e) => e.event === 'payment_status' && e.data.status === 'in_progress',
+      );
+      const firstId = seenBefore.at(-1)?.id ?? '';
       const resumed = await collect(url, (seen) => statuses(seen).length >= 1, {
         'last-event-id': firstId,
       });

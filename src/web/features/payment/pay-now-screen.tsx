@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import {
   chipReaderTransports,
   type TChipReaderTransport,
@@ -19,7 +20,7 @@ import { CardSteps } from './card-steps-part';
 import { CardStepLoading } from './pay-now-loading';
 import { PaymentMethods } from './pay-now-methods';
 import { TransferStep } from './pay-now-transfer-step';
-import { ProcessingStep } from './pay-now-processing-step';
+import { ProcessingStep } from './processing-step-part';
 import { useCardCharge } from './use-card-charge';
 import { usePayNowChoices } from './use-pay-now-choices';
 import { usePayNowGrant } from './use-pay-now-grant';
@@ -122,6 +123,10 @@ export function PayNowScreen(props: TPayNowScreenProps) {
   const paid = payment.status === 'executed';
   const [state, dispatch] = usePayNowState(payment);
   const { view } = state;
+  // The progress's code, asked for once this screen is usable: here before a way is chosen.
+  useEffect(() => {
+    void ProcessingStep.preload().catch(() => undefined);
+  }, []);
   // 'Chip Card Terminal' (spec §2): offered where a reader can be reached (chip-terminal.ts).
   // The public config says whether the sandbox's reader is, fetched before the first paint, so
   // the methods do not grow (and move under the payer's finger) once the page is up.
@@ -209,19 +214,21 @@ export function PayNowScreen(props: TPayNowScreenProps) {
       ) : null}
 
       {view === 'processing' ? (
-        <ProcessingStep
-          state={state}
-          payment={payment}
-          prompts={prompts}
-          prompt={prompt}
-          calls={calls}
-          granting={grant.isPending}
-          grantError={grantError}
-          onGrantAgain={() => grant.mutate()}
-          onViewTransferDetails={choices.viewTransferDetails}
-          onRetry={state.method === 'card' ? card.retryCard : choices.payByTransfer}
-          dispatch={dispatch}
-        />
+        <PartBoundary loading={<CardStepLoading />}>
+          <ProcessingStep
+            state={state}
+            payment={payment}
+            prompts={prompts}
+            prompt={prompt}
+            calls={calls}
+            granting={grant.isPending}
+            grantError={grantError}
+            onGrantAgain={() => grant.mutate()}
+            onViewTransferDetails={choices.viewTransferDetails}
+            onRetry={state.method === 'card' ? card.retryCard : choices.payByTransfer}
+            dispatch={dispatch}
+          />
+        </PartBoundary>
       ) : null}
     </section>
   );
