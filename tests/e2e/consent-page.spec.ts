@@ -278,10 +278,12 @@ test.describe('drawn on the server', () => {
     const consentId = await createConsent(page.request, {
       payments: [{ type: 'immediate', amount: 250_000, narration: 'Joining fee' }],
     });
-    // The page's scripts are held back until the payer has tapped; nothing else is changed.
+    // The page's scripts are held back until 11 s after the payer has tapped, as on a loaded
+    // phone: longer than a link's tap waits for them (a button does nothing without them).
     const release = await holdScripts(page);
     await page.goto(consentPath(consentId), { waitUntil: 'domcontentloaded' });
     await page.getByRole('button', { name: /Pay by Transfer/ }).click();
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
     release();
     await expect(page.getByText('Account number', { exact: true })).toBeVisible();
   });

@@ -106,9 +106,11 @@ function withoutScripts(html: string): string {
  * control drawn in its place, the one control of the same kind and name, once there is exactly
  * one. A later click replaces one held. Once the page's scripts run (React's mark on #root), the
  * tap waits for the screen however slow its code, a minute at most (the page says it is settled
- * even where the session's code did not come); with none running 10 s after the tap, it is given
- * to the control as it is (a link is followed). A page given a tap that way is taken as settled
- * from then on: one tap waited, not every one.
+ * even where the session's code did not come). A button does nothing without the scripts, so its
+ * tap waits a minute for them too, however late they start on a loaded phone; a link or a summary
+ * acts without them, so with none running 10 s after the tap it is given to the control as it is
+ * (the link is followed). A page given a tap that way is taken as settled from then on: one tap
+ * waited, not every one.
  */
 const HOLD_EARLY_CLICKS = `const takenOver=(el)=>Object.keys(el).some((k)=>k.startsWith('__reactProps$'));
 const controls='button,a[href],summary,[role="button"]';
@@ -124,10 +126,10 @@ const control=event.target instanceof Element?event.target.closest(controls):nul
 const settled=()=>document.documentElement.hasAttribute('${PAGE_SETTLED_ATTRIBUTE}');
 if(!control||!document.getElementById('root')?.contains(control)||(takenOver(control)&&settled()))return;
 event.preventDefault();event.stopImmediatePropagation();
-const mine={};held=mine;const name=nameOf(control);const since=performance.now();
+const mine={};held=mine;const name=nameOf(control);const since=performance.now();const acts=control.matches('a[href],summary');
 const give=()=>{if(held!==mine)return;const target=inPlaceOf(control,name);
 const ready=settled()&&target&&takenOver(target);
-if(!ready&&performance.now()-since<(running()?60000:10000)){requestAnimationFrame(give);return}
+if(!ready&&performance.now()-since<(running()||!acts?60000:10000)){requestAnimationFrame(give);return}
 if(!settled())document.documentElement.setAttribute('${PAGE_SETTLED_ATTRIBUTE}','');
 held=null;if(!target)return;replaying=true;try{target.click()}finally{replaying=false}};
 requestAnimationFrame(give);},true);`;
