@@ -112,9 +112,10 @@ describe('a live Paystack key with MANDATE_PROVIDER=remita', () => {
 
 describe('a future payment on a Remita mandate', () => {
   const clock = testClock('2031-03-02T09:00:00Z');
-  const ctx = useTestApp({ clock, env: remitaEnv(), webhookDelivery: 'manual' });
+  // Made once the simulator has started (beforeAll), whose address and keys it names.
+  const ctx = useTestApp(() => ({ clock, env: remitaEnv(), webhookDelivery: 'manual' }));
   // Remita's days are the test's: a mandate's dates are the consent's, on this clock.
-  remita.useClock(() => clock.now());
+  beforeAll(() => remita.useClock(() => clock.now()));
 
   /** A merchant's new consent to future payments of `amount` kobo, due in each of `dueIns` ms. */
   async function futureConsent(amount: number, ...dueIns: number[]) {
