@@ -4,7 +4,7 @@ import type { TClock } from '../clock';
 import type { TDb } from '../db/database';
 import type { TSandboxCardNetwork } from '../sandbox/sandbox-card-network';
 import type { TSandboxCodeDelivery } from '../sandbox/sandbox-bvn-registry';
-import type { TPaymentPorts, TPayoutsPort } from './payments';
+import type { TPaymentPorts, TPayoutsByProvider } from './payments';
 import type { TSmsSender } from './sms-port';
 
 /*
@@ -26,8 +26,8 @@ export type TAdapterDeps = {
   sandboxCards: TSandboxCardNetwork;
   /** Where the sandbox registry's BVN codes go: the server's SMS outbox. */
   deliverBvnCode?: TSandboxCodeDelivery | undefined;
-  /** The payouts port of new work, once the registry is built (Remita gives back by payout). */
-  payouts: () => TPayoutsPort;
+  /** The payouts ports, once the registry is built (Remita gives back by payout). */
+  payouts: TPayoutsByProvider;
   /** Whether a live key moves real money here: then no sandbox stands in. */
   live: boolean;
   /** How long the sandbox waits before answering a call that moves money (SANDBOX_ANSWER_DELAY_MS). */

@@ -16,6 +16,7 @@ import {
   startRemitaSimulator,
   type TRemitaSimulator,
 } from '../testing/remita-simulator/remita-simulator';
+import { onePayoutsPort } from '../testing/one-payouts-port';
 import { openTestDatabase } from '../testing/test-app';
 import {
   contractMandateTerms,
@@ -150,7 +151,7 @@ const remitaProcess = () =>
     credentials: remitaSimulatorCredentials(remita),
     db: database.db,
     clock: systemClock,
-    payouts: noPayouts,
+    payouts: onePayoutsPort(noPayouts),
     pendingCheckDelaysMs: [],
   });
 

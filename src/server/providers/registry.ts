@@ -5,7 +5,12 @@ import { AppError } from '../services/app-error';
 import { capabilityName, offPort, usable } from './off';
 import { PROVIDERS, settingsOf } from './adapters';
 import type { TAdapter, TAdapterDeps, TProviderDescriptor } from './descriptor';
-import type { TPaymentPorts, TPaymentProviders, TSettlementPort } from './payments';
+import type {
+  TPaymentPorts,
+  TPaymentProviders,
+  TPayoutsByProvider,
+  TSettlementPort,
+} from './payments';
 import { PROVIDER_CAPABILITIES, type TProviderCapability } from './payments';
 
 /*
@@ -72,10 +77,14 @@ export function buildRegistry(
     settlement,
   ) => settlement,
 ): TProviderRegistry {
-  const built: { payments?: TPaymentProviders } = {};
-  const payouts = () => {
-    if (!built.payments) throw new Error('The registry is not built yet');
-    return usable(built.payments.payouts);
+  const built: { registry?: TProviderRegistry } = {};
+  const builtRegistry = () => {
+    if (!built.registry) throw new Error('The registry is not built yet');
+    return built.registry;
+  };
+  const payouts: TPayoutsByProvider = {
+    newWork: () => usable(builtRegistry().payments.payouts),
+    named: (name) => builtRegistry().portOf(name, 'payouts'),
   };
   const adapters = builtAdapters(config, {
     ...deps,
@@ -88,8 +97,8 @@ export function buildRegistry(
     ...registry.payments,
     settlement: decorate(registry.payments.settlement, registry.payments),
   };
-  built.payments = payments;
-  return { ...registry, payments };
+  built.registry = { ...registry, payments };
+  return built.registry;
 }
 
 /** The registry over built adapters (a measured copy of them is made the same way). */

@@ -11,9 +11,11 @@ import { jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core
  *   'not taken', which is final, so a late call with it is refused, never sent;
  * - open_charge: a card charge waiting for its payer (a PIN, an OTP, 3-D Secure), by the
  *   provider's reference: the step and the card (brand, first six, last four; nothing secret);
- * - transfer_account: the one-time account opened for our reference: asking again answers it.
+ * - transfer_account: the one-time account opened for our reference: asking again answers it;
+ * - give_back: the payouts provider a debit's give-back was sent to (Remita gives a debit back by
+ *   payout), by the give-back's reference: asked about and sent again there alone.
  */
-export type TProviderReferenceKind = 'closed' | 'open_charge' | 'transfer_account';
+export type TProviderReferenceKind = 'closed' | 'open_charge' | 'transfer_account' | 'give_back';
 
 export const providerReferences = pgTable(
   'provider_references',

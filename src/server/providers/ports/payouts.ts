@@ -16,6 +16,18 @@ export type TPayoutsPort = {
   requeryPayout(reference: string): Promise<TRequeryOutcome>;
 };
 
+/**
+ * The payouts ports an adapter that pays money back by payout reaches (Remita's give-backs): new
+ * work's, for a payout first sent now, and each provider's by name, for every later call about
+ * one sent before (registry.ts: the row names its adapter).
+ */
+export type TPayoutsByProvider = {
+  /** The first of the payouts list now; throws while payouts are off. */
+  newWork(): TPayoutsPort;
+  /** The payouts port of the provider named; throws ProviderNotConfigured when none runs. */
+  named(provider: string): TPayoutsPort;
+};
+
 export type TPayoutRequest = {
   /** Ours, one per payout: a retried call with it is answered, never paid again. */
   reference: string;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { baseUrlOf, defineProvider, invalidConfiguration, providerSettings } from '../descriptor';
-import type { TPayoutsPort } from '../payments';
 import { remitaProvider } from './remita-provider';
 
 const KEYS = [
@@ -56,17 +55,6 @@ export const REMITA = defineProvider({
   settings: REMITA_SETTINGS,
   adapter: (credentials, { db, clock, payouts }) => ({
     name: 'remita',
-    mandates: remitaProvider({ credentials, db, clock, payouts: later(payouts) }),
+    mandates: remitaProvider({ credentials, db, clock, payouts }),
   }),
 });
-
-/** The payouts of new work, asked for at each call (the registry is built after Remita). */
-function later(payouts: () => TPayoutsPort): TPayoutsPort {
-  return {
-    get provider() {
-      return payouts().provider;
-    },
-    payOut: (request) => payouts().payOut(request),
-    requeryPayout: (reference) => payouts().requeryPayout(reference),
-  };
-}

@@ -34,6 +34,7 @@ import {
 } from '../../testing/paystack-simulator/paystack-simulator';
 import { ledgerKinds, sandboxBalanceOf } from '../../testing/payments';
 import {
+  remitaSimulatorEnv,
   startRemitaSimulator,
   type TRemitaSimulator,
 } from '../../testing/remita-simulator/remita-simulator';
@@ -49,14 +50,7 @@ import {
 const DAY = 24 * 60 * 60 * 1_000;
 
 let remita: TRemitaSimulator;
-const remitaEnv = () => ({
-  MANDATE_PROVIDER: 'remita',
-  REMITA_MERCHANT_ID: remita.merchantId,
-  REMITA_SERVICE_TYPE_ID: remita.serviceTypeId,
-  REMITA_API_KEY: remita.apiKey,
-  REMITA_API_TOKEN: remita.apiToken,
-  REMITA_BASE_URL: remita.url,
-});
+const remitaEnv = () => remitaSimulatorEnv(remita);
 
 beforeAll(async () => {
   remita = await startRemitaSimulator();

@@ -2,6 +2,7 @@ import type {
   TAccountDebitOutcome,
   TDebitFailureReason,
   TDebitsPort,
+  TPayoutsByProvider,
   TPayoutsPort,
   TRequeryOutcome,
 } from '../payments';
@@ -38,7 +39,10 @@ import type { TProviderReferences } from '../provider-references';
  * Remita's transactionRef: only the answer to payment/send gives it (payment/status does not, PDF
  * section 7; payment/history lists it without our requestId, section 5), so it travels in the
  * debit's provider reference, kept on the caller's row. Remita cannot give a debit back once
- * taken: that goes back by a payout to the debited account.
+ * taken: that goes back by a payout to the debited account, sent by new work's payouts provider,
+ * which is kept by the give-back's reference before it is sent (provider-references.ts): the
+ * give-back sent again, and every requery of it, goes to that provider alone, whatever the
+ * payouts list says by then.
  */
 
 /**
@@ -96,6 +100,39 @@ const transactionRefOf = (providerReference: string | null): string | null =>
 
 /** The reference a debit given back by a payout is paid out with. */
 export const giveBackReference = (reference: string) => `${reference}.back`;
+
+/** What is kept of a give-back: the payouts provider it was sent to. */
+type TGiveBack = { provider: string };
+
+/**
+ * The payouts port a give-back is sent by: the provider kept for it, or new work's, kept first
+ * (two processes racing keep one), so a give-back sent again never goes to a second provider.
+ */
+async function giveBackPayouts(
+  references: TProviderReferences,
+  payouts: TPayoutsByProvider,
+  reference: string,
+): Promise<TPayoutsPort> {
+  const kept = await references.keepFirst<TGiveBack>('give_back', reference, {
+    provider: payouts.newWork().provider,
+  });
+  return payouts.named(kept.provider);
+}
+
+/**
+ * Whether the give-back was paid, as the provider it was sent to says. None kept, none was sent:
+ * no provider is asked, since one asked about a reference it never had closes it, and the
+ * give-back that may follow would be refused.
+ */
+async function givenBack(
+  references: TProviderReferences,
+  payouts: TPayoutsByProvider,
+  reference: string,
+): Promise<boolean> {
+  const kept = (await references.read('give_back', reference)) as TGiveBack | null;
+  if (!kept) return false;
+  return (await payouts.named(kept.provider).requeryPayout(reference)).kind === 'taken';
+}
 
 /** What Remita's payment/status says of our debit under its mandate. */
 async function debitStatus(
@@ -177,7 +214,9 @@ async function cancelRemitaDebit(
  */
 async function reverseRemitaDebit(
   client: TRemitaCalls,
-  payouts: TPayoutsPort,
+  /** The adapter's references: where the give-back's payouts provider is kept. */
+  references: TProviderReferences,
+  payouts: TPayoutsByProvider,
   { providerReference, reference, account }: Parameters<TDebitsPort['reverseDebit']>[0],
 ): Promise<{ reversed: true; payoutReference?: string }> {
   const mandateId = mandateOfDebit(providerReference);
@@ -196,8 +235,9 @@ async function reverseRemitaDebit(
   if (!account || state.amount === null) {
     throw remitaNoAnswer('payment/stop', 'a debit taken goes back only to its account');
   }
-  const paid = await payouts.payOut({
-    reference: giveBackReference(reference),
+  const back = giveBackReference(reference);
+  const paid = await (await giveBackPayouts(references, payouts, back)).payOut({
+    reference: back,
     institutionCode: account.institutionCode,
     accountNumber: account.accountNumber,
     accountName: account.accountName,
@@ -207,14 +247,17 @@ async function reverseRemitaDebit(
   if (paid.kind !== 'succeeded') {
     throw remitaNoAnswer('payout', `the debit ${reference} was not given back`);
   }
-  return { reversed: true, payoutReference: giveBackReference(reference) };
+  return { reversed: true, payoutReference: back };
 }
 
 export function remitaDebits(options: {
   client: TRemitaCalls;
-  /** Where the references closed are kept, for every process alike (provider-references.ts). */
+  /**
+   * Where the references closed, and the give-backs' payouts providers, are kept, for every
+   * process alike (provider-references.ts).
+   */
   references: TProviderReferences;
-  payouts: TPayoutsPort;
+  payouts: TPayoutsByProvider;
   pendingCheckDelaysMs?: readonly number[];
 }): TDebitsPort {
   const { client, payouts, references } = options;
@@ -311,20 +354,18 @@ export function remitaDebits(options: {
           return { kind: 'pending', awaiting: null, providerReference };
         case 'refused':
           return { kind: 'not_taken', providerReference, reason: state.reason };
-        case 'taken': {
-          const back = await payouts.requeryPayout(giveBackReference(reference));
+        case 'taken':
           return {
             kind: 'taken',
             providerReference,
             amount: state.amount ?? 0,
-            givenBack: back.kind === 'taken',
+            givenBack: await givenBack(references, payouts, giveBackReference(reference)),
           };
-        }
       }
     },
 
     cancelDebit: (request) => cancelRemitaDebit(client, references, request),
 
-    reverseDebit: (request) => reverseRemitaDebit(client, payouts, request),
+    reverseDebit: (request) => reverseRemitaDebit(client, references, payouts, request),
   };
 }

@@ -3,6 +3,7 @@
 // and how a stop is read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { onePayoutsPort } from '../../testing/one-payouts-port';
 import { openTestDatabase } from '../../testing/test-app';
 import {
   REMITA_SIM_ACCOUNTS,
@@ -27,11 +28,11 @@ beforeAll(async () => {
     credentials: remitaSimulatorCredentials(simulator),
     db: database.db,
     clock: systemClock,
-    payouts: {
+    payouts: onePayoutsPort({
       provider: 'unused',
       payOut: () => Promise.reject(new Error('No payout here')),
       requeryPayout: () => Promise.reject(new Error('No payout here')),
-    },
+    }),
     // The simulator's bank decides a debit at the first ask about it.
     pendingCheckDelaysMs: [],
   });

@@ -7,7 +7,7 @@ import type {
   TMandatePayer,
   TMandateSetupPort,
   TOwnMandates,
-  TPayoutsPort,
+  TPayoutsByProvider,
 } from '../payments';
 import {
   remitaAmount,
@@ -36,8 +36,11 @@ export type TRemitaProviderOptions = {
   /** Where the adapter keeps what every process must know alike (provider-references.ts). */
   db: TDb;
   clock: TClock;
-  /** What gives back a debit Remita already took (it offers no refund of one): a payout. */
-  payouts: TPayoutsPort;
+  /**
+   * What gives back a debit Remita already took (it offers no refund of one): a payout, sent by
+   * new work's payouts provider and asked about at the one that took it.
+   */
+  payouts: TPayoutsByProvider;
   timeoutMs?: number;
   /** How long to wait between the asks about a debit just sent, until Remita says it ended. */
   pendingCheckDelaysMs?: readonly number[];

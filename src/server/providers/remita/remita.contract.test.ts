@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { onePayoutsPort } from '../../testing/one-payouts-port';
 import { openTestDatabase } from '../../testing/test-app';
 import {
   remitaSimulatorCredentials,
@@ -46,7 +47,7 @@ const started = async () => {
     credentials: remitaSimulatorCredentials(simulator),
     db: database.db,
     clock: systemClock,
-    payouts,
+    payouts: onePayoutsPort(payouts),
     // The simulator's bank decides a debit at the first ask about it.
     pendingCheckDelaysMs: [],
   });

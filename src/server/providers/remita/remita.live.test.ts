@@ -6,6 +6,7 @@
 // that was active.
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../clock';
+import { onePayoutsPort } from '../../testing/one-payouts-port';
 import { openTestDatabase } from '../../testing/test-app';
 import { contractMandateTerms } from '../contract/contract-references';
 import type { TPayoutsPort } from '../payments';
@@ -49,7 +50,7 @@ const remita = remitaProvider({
   credentials,
   db: database.db,
   clock: systemClock,
-  payouts: noPayouts,
+  payouts: onePayoutsPort(noPayouts),
 });
 const reference = (what: string) => `oya-check-${what}-${Date.now()}`;
 

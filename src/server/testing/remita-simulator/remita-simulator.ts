@@ -656,6 +656,16 @@ export const remitaSimulatorCredentials = (sim: TRemitaSimulator) => ({
   baseUrl: sim.url,
 });
 
+/** The server's settings that put its mandates on this simulator (MANDATE_PROVIDER=remita). */
+export const remitaSimulatorEnv = (sim: TRemitaSimulator) => ({
+  MANDATE_PROVIDER: 'remita',
+  REMITA_MERCHANT_ID: sim.merchantId,
+  REMITA_SERVICE_TYPE_ID: sim.serviceTypeId,
+  REMITA_API_KEY: sim.apiKey,
+  REMITA_API_TOKEN: sim.apiToken,
+  REMITA_BASE_URL: sim.url,
+});
+
 export async function startRemitaSimulator(
   options: TRemitaSimulatorOptions = {},
 ): Promise<TRemitaSimulator> {
