@@ -4,7 +4,8 @@
 // PAYMENT_PROVIDER=sandbox. The account's OneTap payment and its future payment are still debited
 // at Paystack, the provider the link names (account_links.debit_provider). A link that names no
 // provider (one made before it was kept) is debited at none: its collection is skipped and
-// counted unrouted, never sent to the sandbox. On PGlite and on PostgreSQL.
+// counted unrouted, never sent to the sandbox. The books put the debit under Paystack, which took
+// it, whatever other links its account had. On PGlite and on PostgreSQL.
 import { eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +18,8 @@ import {
 import { SANDBOX_PEOPLE } from '../sandbox/fixtures';
 import { runCollections, scheduleAndNotify } from '../services/payments/collection-runner';
 import { STALE_COLLECTION_MS } from '../services/payments/future-collections';
+import { newLinkId } from '../services/linking/account-links';
+import { checkLedger } from '../services/payments/ledger';
 import { linksNamingNoDebitProvider, nameDebitProvider } from '../services/payments/mandate-debits';
 import { verifyBvn } from '../testing/bvn';
 import { oneTapGrant, payerWithPasskey } from '../testing/identity';
@@ -43,6 +46,8 @@ const ACCOUNTS = {
 } as const;
 
 let first: Awaited<ReturnType<typeof startTestApp>>;
+/** The kept link's collection, debited at Paystack by the test that restarts the server. */
+let collectedAtPaystack: { id: string; amount: number; link: TLink } | undefined;
 let restarted: Awaited<ReturnType<typeof secondServer>>;
 let paystack: TPaystackSimulator;
 const paystackEnv = () => ({
@@ -64,6 +69,7 @@ afterAll(async () => {
 });
 
 type TPayer = Awaited<ReturnType<typeof payerWithPasskey>>;
+type TLink = NonNullable<Awaited<ReturnType<typeof accountLinkRow>>>;
 
 /** The payer links `account` at Paystack and approves its mandate at the bank's page. */
 async function linkAtPaystack(payer: TPayer, account: (typeof ACCOUNTS)[keyof typeof ACCOUNTS]) {
@@ -179,6 +185,7 @@ describe('a server restarted with debits on the sandbox after Paystack took save
     });
     expect(await sandboxDebitsOf(unnamedCollection.id)).toEqual([]);
     expect(await sandboxDebitsOf(keptCollection.id)).toEqual([]);
+    collectedAtPaystack = { id: keptCollection.id, amount: keptCollection.amount, link: kept };
 
     // OneTap from the kept link on the restarted server: debited at Paystack.
     const consent = await consentWithPayment(app, first.database, { requiresAuth: true });
@@ -205,5 +212,37 @@ describe('a server restarted with debits on the sandbox after Paystack took save
     expect(await runCollections(app.appContext)).toMatchObject({ collected: 1, unrouted: 0 });
     expect(chargedAtPaystack().at(-1)).toBe(toPaystackReference(`${unnamedCollection.id}.0`));
     expect(await sandboxDebitsOf(unnamedCollection.id)).toEqual([]);
+  });
+
+  // Goes on from the collections above.
+  it('puts the debit under Paystack, which took it, though its account had a Remita mandate before', async () => {
+    if (!collectedAtPaystack) throw new Error('The collection above was not debited');
+    const { id, amount, link } = collectedAtPaystack;
+    // A mandate Remita kept on the same account before, cancelled since: not the one debited.
+    await first.database.db.insert(accountLinks).values({
+      id: newLinkId(),
+      payerId: link.payerId,
+      accountId: link.accountId,
+      route: 'auth_params',
+      state: 'cancelled',
+      mandateProvider: 'remita',
+      debitProvider: 'remita',
+      expiresAt: clock.now(),
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+    });
+    const { settlement } = first.context.providers.payments;
+    const checked = (lacking: string | null) =>
+      checkLedger(first.database.db, {
+        provider: {
+          settlementReport: async () =>
+            (await settlement.settlementReport()).filter((line) => line.reference !== lacking),
+        },
+      });
+    expect((await checked(null)).providerDifferences).toEqual([]);
+    // Paystack's record without the debit: the books hold it under Paystack.
+    expect((await checked(`${id}.0`)).providerDifferences).toEqual([
+      { holder: 'paystack', channel: 'debit', reference: `${id}.0`, provider: 0, books: amount },
+    ]);
   });
 });

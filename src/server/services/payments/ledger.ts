@@ -175,7 +175,8 @@ async function listRows<T>(db: TDb, query: ReturnType<typeof sql>): Promise<T[]>
  * What the books hold as taken from outside by each of our references a provider knows, by
  * channel: an attempt's card charge, debit or chip purchase (net of a refund booked for it), a
  * card link's test charge (net of its refund), a future payment's debit (by the reference of the
- * try that succeeded), a payout credited (and a debit made after its payment was cancelled, given
+ * try that succeeded, under the provider that debits the link the try ran on: its
+ * debit_provider, mandate-debits.ts debitsFor), a payout credited (and a debit made after its payment was cancelled, given
  * back by a payout), a merchant's refund given back (by the refund's id), each booked in the
  * period where one is given. A transaction's amount is the sum of its credits.
  */
@@ -217,16 +218,15 @@ async function booksByReference(
       WHERE m.kind IN ('link_test_charge', 'test_charge_refund')
       GROUP BY m.reference, l.charge_provider
       UNION ALL
-      SELECT 'debit', try.value->>'reference', mandate.provider, sum(m.amount)
+      SELECT 'debit', try.value->>'reference', l.debit_provider, sum(m.amount)
       FROM moved m
       JOIN future_payment_collections c ON c.id = m.reference
       CROSS JOIN LATERAL jsonb_array_elements(c.tries) AS try(value)
-      LEFT JOIN LATERAL (
-        SELECT l.mandate_provider AS provider FROM account_links l
-        WHERE l.account_id = try.value->>'accountId' AND l.mandate_provider IS NOT NULL
-        ORDER BY l.created_at DESC LIMIT 1) mandate ON true
+      LEFT JOIN future_payment_accounts bound ON bound.payment_id = c.payment_id
+        AND bound.position = (try.value->>'position')::integer
+      LEFT JOIN account_links l ON l.id = bound.mandate_id
       WHERE m.kind = 'future_payment_debit' AND try.value->>'outcome' = 'succeeded'
-      GROUP BY try.value->>'reference', mandate.provider
+      GROUP BY try.value->>'reference', l.debit_provider
       UNION ALL
       SELECT 'payout', m.reference, o.provider, sum(m.amount)
       FROM moved m LEFT JOIN payouts o ON o.id = m.reference
@@ -255,7 +255,7 @@ async function booksByReference(
 /**
  * What the books hold as taken by a reference, and the provider whose record should hold it (the
  * one its row names, as that provider's settlement report files it); null where no row names one
- * (a give-back paid by payout, a future payment's debit on the debits capability's mandate).
+ * (a give-back paid by payout, a debit on a link that names no debit provider).
  */
 type TBooked = { amount: number; provider: string | null };
 
