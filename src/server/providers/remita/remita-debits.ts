@@ -104,18 +104,24 @@ export const giveBackReference = (reference: string) => `${reference}.back`;
 /** What is kept of a give-back: the payouts provider it was sent to. */
 type TGiveBack = { provider: string };
 
+const keptGiveBack = async (references: TProviderReferences, reference: string) =>
+  (await references.read('give_back', reference)) as TGiveBack | null;
+
 /**
- * The payouts port a give-back is sent by: the provider kept for it, or new work's, kept first
- * (two processes racing keep one), so a give-back sent again never goes to a second provider.
+ * The payouts port a give-back is sent by: the provider kept for it (new work's need not be on
+ * now), or new work's, kept first (two processes racing keep one), so a give-back sent again
+ * never goes to a second provider.
  */
 async function giveBackPayouts(
   references: TProviderReferences,
   payouts: TPayoutsByProvider,
   reference: string,
 ): Promise<TPayoutsPort> {
-  const kept = await references.keepFirst<TGiveBack>('give_back', reference, {
-    provider: payouts.newWork().provider,
-  });
+  const kept =
+    (await keptGiveBack(references, reference)) ??
+    (await references.keepFirst<TGiveBack>('give_back', reference, {
+      provider: payouts.newWork().provider,
+    }));
   return payouts.named(kept.provider);
 }
 
@@ -129,7 +135,7 @@ async function givenBack(
   payouts: TPayoutsByProvider,
   reference: string,
 ): Promise<boolean> {
-  const kept = (await references.read('give_back', reference)) as TGiveBack | null;
+  const kept = await keptGiveBack(references, reference);
   if (!kept) return false;
   return (await payouts.named(kept.provider).requeryPayout(reference)).kind === 'taken';
 }
