@@ -619,10 +619,27 @@ describe('payNowReducer: card (items 4, 5)', () => {
       { type: 'three_ds_cancelled', attempt: attempt({ state: 'failed' }) },
     ]);
     expect(cancelled).toMatchObject({ view: 'methods', storedCard: STORED });
+    // One its bank did not say of is followed, not offered again.
+    const unsaid = run([
+      ...awaiting3ds,
+      { type: 'three_ds_cancelled', attempt: attempt({ state: 'charging' }) },
+    ]);
+    expect(unsaid).toMatchObject({ view: 'processing', awaitedCharge: 'att_1' });
   });
 
   it('the right OTP completes the payment', () => {
-    expect(run([...onOtpScreen, { type: 'otp_verified' }]).status.phase).toBe('processed');
+    expect(run([...onOtpScreen, { type: 'otp_verified', answer: {} }]).status.phase).toBe(
+      'processed',
+    );
+  });
+
+  it('an OTP its bank did not answer shows the processing step, following the charge', () => {
+    const verified = run([
+      ...onOtpScreen,
+      { type: 'otp_verified', answer: { status: 'charging', transactionReference: 'att_1' } },
+    ]);
+    expect(verified).toMatchObject({ view: 'processing', awaitedCharge: 'att_1' });
+    expect(verified.status.phase).not.toBe('processed');
   });
 
   it('Retry Payment without a stored card opens the form, saying why', () => {

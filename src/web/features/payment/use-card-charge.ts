@@ -84,8 +84,8 @@ export function useCardCharge(
   const verifyOtp = async (otp: string) => {
     dispatch({ type: 'otp_verifying' });
     try {
-      await paymentsApi.completeCard(paymentId, payer, otp);
-      dispatch({ type: 'otp_verified' });
+      const answer = await paymentsApi.completeCard(paymentId, payer, otp);
+      dispatch({ type: 'otp_verified', answer });
     } catch (error) {
       dispatch({ type: 'otp_refused', message: messageOf(error) });
     }
