@@ -782,6 +782,22 @@ describe('payNowReducer: reload (read) and item 12', () => {
     expect(resumed(waiting, false).view).toBe('methods');
   });
 
+  it('a card waiting for its PIN shows the PIN step again, with the card this tab kept', () => {
+    const waiting = read({
+      status: 'in_progress',
+      method: 'card',
+      attempt: attempt({ state: 'awaiting_pin' }),
+    });
+    const reloaded = run([{ type: 'read', read: waiting, answersCharge: true, pinCard: STORED }]);
+    expect(reloaded).toMatchObject({ method: 'card', view: 'card_pin', storedCard: STORED });
+    // Another tab, or one that kept no card, has nothing to send the PIN with.
+    const elsewhere = [
+      { type: 'read', read: waiting, answersCharge: false, pinCard: STORED },
+      { type: 'read', read: waiting, answersCharge: true, pinCard: null },
+    ] as const;
+    for (const action of elsewhere) expect(run([action]).view).toBe('methods');
+  });
+
   it('a read is applied once: a later one changes nothing', () => {
     const once = resumed({ status: 'in_progress', method: 'bank_transfer' });
     const again = run(

@@ -117,6 +117,8 @@ export type TPayNowAction =
       type: 'read';
       read: TPaymentStateResponse;
       answersCharge: boolean;
+      /** The card this tab charged whose charge asked for its PIN, as it kept it; null for none. */
+      pinCard?: TStoredCard | null;
       /** The page opened again on the way back from a 3-D Secure check it opened in its own
        * window (an app's browser). */
       backFromChallenge?: boolean;
