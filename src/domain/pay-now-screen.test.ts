@@ -619,10 +619,27 @@ describe('payNowReducer: card (items 4, 5)', () => {
       { type: 'three_ds_cancelled', attempt: attempt({ state: 'failed' }) },
     ]);
     expect(cancelled).toMatchObject({ view: 'methods', storedCard: STORED });
+    // One its bank did not say of is followed, not offered again.
+    const unsaid = run([
+      ...awaiting3ds,
+      { type: 'three_ds_cancelled', attempt: attempt({ state: 'charging' }) },
+    ]);
+    expect(unsaid).toMatchObject({ view: 'processing', awaitedCharge: 'att_1' });
   });
 
   it('the right OTP completes the payment', () => {
-    expect(run([...onOtpScreen, { type: 'otp_verified' }]).status.phase).toBe('processed');
+    expect(run([...onOtpScreen, { type: 'otp_verified', answer: {} }]).status.phase).toBe(
+      'processed',
+    );
+  });
+
+  it('an OTP its bank did not answer shows the processing step, following the charge', () => {
+    const verified = run([
+      ...onOtpScreen,
+      { type: 'otp_verified', answer: { status: 'charging', transactionReference: 'att_1' } },
+    ]);
+    expect(verified).toMatchObject({ view: 'processing', awaitedCharge: 'att_1' });
+    expect(verified.status.phase).not.toBe('processed');
   });
 
   it('Retry Payment without a stored card opens the form, saying why', () => {
@@ -763,6 +780,22 @@ describe('payNowReducer: reload (read) and item 12', () => {
     const waiting = { status: 'in_progress', method: 'card', otpDisplayMessage: 'Enter' } as const;
     expect(resumed(waiting).view).toBe('otp');
     expect(resumed(waiting, false).view).toBe('methods');
+  });
+
+  it('a card waiting for its PIN shows the PIN step again, with the card this tab kept', () => {
+    const waiting = read({
+      status: 'in_progress',
+      method: 'card',
+      attempt: attempt({ state: 'awaiting_pin' }),
+    });
+    const reloaded = run([{ type: 'read', read: waiting, answersCharge: true, pinCard: STORED }]);
+    expect(reloaded).toMatchObject({ method: 'card', view: 'card_pin', storedCard: STORED });
+    // Another tab, or one that kept no card, has nothing to send the PIN with.
+    const elsewhere = [
+      { type: 'read', read: waiting, answersCharge: false, pinCard: STORED },
+      { type: 'read', read: waiting, answersCharge: true, pinCard: null },
+    ] as const;
+    for (const action of elsewhere) expect(run([action]).view).toBe('methods');
   });
 
   it('a read is applied once: a later one changes nothing', () => {

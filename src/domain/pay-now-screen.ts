@@ -56,7 +56,11 @@ export function payNowInitial(input: {
 export function payNowReducer(state: TPayNowState, action: TPayNowAction): TPayNowState {
   switch (action.type) {
     case 'read':
-      return resume(state, action.read, action.answersCharge, action.backFromChallenge);
+      return resume(state, action.read, {
+        answersCharge: action.answersCharge,
+        pinCard: action.pinCard ?? null,
+        backFromChallenge: action.backFromChallenge ?? false,
+      });
     case 'event':
       return onEvent(state, action.event);
     case 'pay_by_transfer':

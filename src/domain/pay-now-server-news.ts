@@ -10,7 +10,7 @@ import type {
   TPaymentStateResponse,
   TPaymentStatusEvent,
 } from './schemas/payment';
-import { type TPayNowState } from './pay-now-state';
+import { type TPayNowState, type TStoredCard } from './pay-now-state';
 import {
   returnsText,
   attemptOutcomeText,
@@ -121,13 +121,23 @@ const originOfCompletion = (state: TPayNowState, event: TPaymentStatusEvent): TP
     event.shouldPromptCardLinking ?? state.origin?.shouldPromptCardLinking ?? false,
 });
 
+/** What the page itself holds of the payment it reads on opening. */
+export type TResumeHeld = {
+  /** Whether this page may answer the payment's waiting charge (its token, or sign-in). */
+  answersCharge: boolean;
+  /** The card this tab charged whose charge asked for its PIN, as it kept it; null for none. */
+  pinCard: TStoredCard | null;
+  /** The page opened again on the way back from a 3-D Secure check it opened itself. */
+  backFromChallenge: boolean;
+};
+
 /** The read of a page opened (or reloaded) mid-payment: where the screen picks it up. */
 export function resume(
   state: TPayNowState,
   read: TPaymentStateResponse,
-  answersCharge: boolean,
-  backFromChallenge = false,
+  held: TResumeHeld,
 ): TPayNowState {
+  const { answersCharge, backFromChallenge } = held;
   if (state.resumed) {
     // Paid before the page opened, the consent's copy of the origin is masked; the payer who paid
     // reads the account in full (docs/payments.md "Who sees the origin") for the prompt to name.
@@ -192,6 +202,11 @@ export function resume(
   }
   if (attempt?.state === 'charging') {
     return { ...moveStatus(next, { type: 'charging' }), view: 'processing' };
+  }
+  // The PIN its charge asked for, from the page that holds the card charged: the PIN step again,
+  // the PIN to go beside that card's envelopes. A page without the card has nothing to send.
+  if (attempt?.state === 'awaiting_pin' && answersCharge && held.pinCard) {
+    return { ...next, method: 'card', view: 'card_pin', storedCard: held.pinCard };
   }
   // A charge this page did not start (another tab's, without sign-in) is not its to answer.
   if (read.otpDisplayMessage !== null && answersCharge) {

@@ -4,7 +4,13 @@ import type { TPaidOrigin } from './after-payment';
 import { type TPaymentAttempt } from './embed-payment-report';
 import type { TTerminalPaymentNews } from './pushed-terminal';
 import { type TPaymentStatusState } from './payment-status';
-import type { TCardChargeResponse, TEncryptedCard, TPayerBank, TPayerCard } from './schemas/card';
+import type {
+  TCardChargeResponse,
+  TCardCompleteResponse,
+  TEncryptedCard,
+  TPayerBank,
+  TPayerCard,
+} from './schemas/card';
 import type {
   TPaymentAttemptState,
   TPaymentStateResponse,
@@ -111,6 +117,8 @@ export type TPayNowAction =
       type: 'read';
       read: TPaymentStateResponse;
       answersCharge: boolean;
+      /** The card this tab charged whose charge asked for its PIN, as it kept it; null for none. */
+      pinCard?: TStoredCard | null;
       /** The page opened again on the way back from a 3-D Secure check it opened in its own
        * window (an app's browser). */
       backFromChallenge?: boolean;
@@ -143,7 +151,11 @@ export type TPayNowAction =
   /** 'Retry Payment', 'Try Again', 'Pay with Card | {masked card}'. */
   | { type: 'retry_card' }
   | { type: 'otp_verifying' }
-  | { type: 'otp_verified' }
+  /**
+   * The OTP call answered: paid, or (its bank not answering) the charge `transactionReference`
+   * still charging, followed as a charge that is.
+   */
+  | { type: 'otp_verified'; answer: Pick<TCardCompleteResponse, 'status' | 'transactionReference'> }
   | { type: 'otp_refused'; message: string }
   | { type: 'three_ds_opened' }
   /** The 3-D Secure attempt cancelled on the server: back to the methods. */

@@ -136,8 +136,15 @@ export function otpStep(
   switch (action.type) {
     case 'otp_verifying':
       return { ...state, otp: { ...state.otp, verifying: true, error: null } };
-    case 'otp_verified':
-      return completed({ ...state, otp: { ...state.otp, verifying: false } });
+    case 'otp_verified': {
+      const verified = { ...state, otp: { ...state.otp, verifying: false } };
+      // Its bank did not answer the OTP: the charge is followed until its end comes.
+      if (action.answer.status === 'charging') {
+        const { status, transactionReference } = action.answer;
+        return cardAnswered(verified, { success: true, status, transactionReference });
+      }
+      return completed(verified);
+    }
     case 'otp_refused':
       // spec §4: 'Insufficient funds' cannot be fixed by another try: back to the start.
       if (otpFailureAction(action.message) === 'restart') {
@@ -168,10 +175,20 @@ export function leaveStep(
       return { ...state, view: state.view === 'card_pin' ? 'card' : 'methods' };
     case 'three_ds_opened':
       return { ...moveStatus(state, { type: 'three_ds_started' }), view: 'processing' };
-    case 'three_ds_cancelled':
-      return action.attempt.state === 'completed'
-        ? completed({ ...state, attempt: action.attempt })
-        : toMethods({ ...state, attempt: action.attempt });
+    case 'three_ds_cancelled': {
+      const withAttempt = { ...state, attempt: action.attempt };
+      if (action.attempt.state === 'completed') return completed(withAttempt);
+      // Its bank did not say whether the check was answered: followed until its end comes.
+      if (action.attempt.state === 'charging') {
+        const transactionReference = action.attempt.attemptId;
+        return cardAnswered(withAttempt, {
+          success: true,
+          status: 'charging',
+          transactionReference,
+        });
+      }
+      return toMethods(withAttempt);
+    }
     case 'cancel':
       // 'Try Another Method' after 'Insufficient funds' (spec §4: another try cannot succeed):
       // the methods without that card. Refused for another reason, it is offered to send again.

@@ -17,13 +17,13 @@ function card(scenario: TScenario) {
   return found;
 }
 
-/** Types the scenario's card into the open card form, and its PIN where it is asked, and pays. */
-async function enterCard(
+/** Types the scenario's card into the open card form and sends it ('Continue to PIN'). */
+async function enterCardDetails(
   page: Page,
   scenario: TScenario,
   shots?: { testInfo: Parameters<typeof snap>[1] },
 ) {
-  const { number, expiry, cvv, pin } = card(scenario);
+  const { number, expiry, cvv } = card(scenario);
   await page.getByLabel('Card Number').fill(number);
   await page.getByLabel('Expiry date').fill(expiry);
   await page.getByLabel('CVV').fill(cvv);
@@ -32,6 +32,16 @@ async function enterCard(
     await expectNoViolations(page);
   }
   await page.getByRole('button', { name: 'Continue to PIN' }).click();
+}
+
+/** Types the scenario's card into the open card form, and its PIN where it is asked, and pays. */
+async function enterCard(
+  page: Page,
+  scenario: TScenario,
+  shots?: { testInfo: Parameters<typeof snap>[1] },
+) {
+  const { pin } = card(scenario);
+  await enterCardDetails(page, scenario, shots);
   // A card checked by 3-D Secure, or refused at once, is never asked for its PIN.
   if (!asksPin(scenario)) return;
   await expect(page.getByText('Enter Card PIN')).toBeVisible();
@@ -222,6 +232,28 @@ test.describe('pay now with a card', () => {
     await expect(message).toBeVisible();
     await verifyOtp(page);
     await granted(page);
+  });
+
+  test('a reload at the PIN step comes back to it, and the PIN pays once', async ({ page }) => {
+    const consentId = await createConsent(page.request, { payments: [payment] });
+    await page.goto(consentPath(consentId));
+    await page.getByRole('button', { name: /Pay with Card/ }).click();
+    await enterCardDetails(page, 'pin_only');
+    const pinStep = page.getByRole('heading', { name: 'Enter Card PIN' });
+    await expect(pinStep).toBeVisible();
+
+    await page.reload();
+    // The charge waits for its PIN: its step again, not the ways to pay.
+    await expect(pinStep).toBeVisible();
+    await expect(page.getByRole('button', { name: /Pay by Transfer/ })).toHaveCount(0);
+    const pinCalls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/payments/card/pin') pinCalls.push('pin');
+    });
+    await page.getByLabel('Card PIN').fill(card('pin_only').pin);
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    await granted(page);
+    expect(pinCalls).toEqual(['pin']);
   });
 
   // Without sign-in the charge is the tab's that started it (docs/payments.md "Who answers a

@@ -217,6 +217,13 @@ export const ZCardCompleteResponse = z.object({
   shouldPromptCardLinking: z.optional(z.boolean()),
   amount: z.optional(ZKobo),
   narration: z.optional(z.string()),
+  /**
+   * Ours (docs/payments.md "A card that does not answer"): the card network did not answer the
+   * OTP, which may have charged the card. The charge `transactionReference` is asked about by its
+   * reference; its end comes on the payment's stream and in GET /api/payments/{paymentId}.
+   */
+  status: z.optional(z.literal('charging')),
+  transactionReference: z.optional(z.string()),
 });
 export type TCardCompleteResponse = z.infer<typeof ZCardCompleteResponse>;
 

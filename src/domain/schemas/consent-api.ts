@@ -163,5 +163,9 @@ export const ZConsentOtpRequest = z.object({
 export type TConsentOtpRequest = z.infer<typeof ZConsentOtpRequest>;
 
 /** POST /api/consent/otp answer (spec §7); failures answer ZApiErrorBody. */
-export const ZConsentOtpResponse = z.object({ success: z.literal(true) });
+export const ZConsentOtpResponse = z.object({
+  success: z.literal(true),
+  /** Ours: the card network did not answer the OTP; the charge's end comes on its stream. */
+  status: z.optional(z.literal('charging')),
+});
 export type TConsentOtpResponse = z.infer<typeof ZConsentOtpResponse>;

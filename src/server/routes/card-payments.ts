@@ -252,8 +252,8 @@ function registerCardChallengeRoutes(api: TZodApp, ctx: TRouteContext) {
     },
     async (request) => {
       const access = await paymentAccessOf(ctx, request, request.body.consentId);
-      await submitCardOtp(ctx, { ...request.body, access });
-      return { success: true as const };
+      const { status } = await submitCardOtp(ctx, { ...request.body, access });
+      return { success: true as const, ...(status ? { status } : {}) };
     },
   );
 }

@@ -1,10 +1,14 @@
 // A card payment at Paystack asks the payer for the step Paystack's charge answer names, through
 // the app's routes with PAYMENT_PROVIDER=paystack against the Paystack simulator: the card goes
 // with its details alone, a 3-D Secure card goes to its challenge without a PIN ever asked, and a
-// card whose issuer wants its PIN is asked for it then (send_pin), and goes on to its OTP.
+// card whose issuer wants its PIN is asked for it then (send_pin), and goes on to its OTP. A PIN or
+// an OTP whose answer is lost is never an error to the payer: the charge is asked about by its
+// reference, and paid once.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentAttempts } from '../../db/schema';
+import { STILL_CHARGING_MESSAGE } from '../../services/payments/card-payments';
+import { reconcileLostAttempts } from '../../services/payments/lost-attempts';
 import { errorBody } from '../../../domain/errors';
 import {
   startPaystackSimulator,
@@ -82,6 +86,19 @@ const sendPin = async (consent: TConsent, chargeToken: string, number: string, p
     },
   });
 
+/** The OTP Paystack's test cards take, from the page that made the charge. */
+const sendOtp = (consent: TConsent, chargeToken: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/payments/card/complete',
+    payload: {
+      paymentId: consent.paymentId,
+      consentId: consent.consentId,
+      chargeToken,
+      otp: '123456',
+    },
+  });
+
 /** The body of the latest charge our server sent Paystack. */
 const lastCharge = () =>
   paystack.requests.findLast((r) => r.method === 'POST' && r.path === '/charge')?.body as Record<
@@ -143,16 +160,7 @@ describe('a card at Paystack is asked for what its charge needs', () => {
     const submitted = paystack.requests.filter((r) => r.path === '/charge/submit_pin');
     expect(submitted.at(-1)?.body).toMatchObject({ pin: PIN_THEN_OTP.pin });
 
-    const done = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/payments/card/complete',
-      payload: {
-        paymentId: consent.paymentId,
-        consentId: consent.consentId,
-        chargeToken,
-        otp: '123456',
-      },
-    });
+    const done = await sendOtp(consent, chargeToken);
     expect(done.statusCode, done.body).toBe(200);
     expect(await statusOf(consent)).toBe('completed');
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
@@ -184,5 +192,106 @@ describe('a card at Paystack is asked for what its charge needs', () => {
     // Neither touched the charge: its own page's PIN still goes on.
     const pinned = await sendPin(consent, chargeToken, PIN_THEN_OTP.number, PIN_THEN_OTP.pin);
     expect(pinned.json()).toMatchObject({ requiresOTP: true });
+  });
+});
+
+describe('a card step whose answer Paystack lost', () => {
+  const attemptOf = async (consent: TConsent) => {
+    const [attempt] = await ctx.database.db
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.paymentId, consent.paymentId));
+    if (!attempt) throw new Error('The charge has no attempt');
+    return attempt;
+  };
+  /**
+   * The payment paid and booked once, and Paystack's books agree: one charge, one PIN, one OTP,
+   * taken for the payment's amount.
+   */
+  async function expectPaidOnce(consent: TConsent, lost: typeof paymentAttempts.$inferSelect) {
+    expect(await statusOf(consent)).toBe('completed');
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
+    expect(await atPaystack(lost)).toEqual({
+      calls: ['POST /charge', 'POST /charge/submit_pin', 'POST /charge/submit_otp'],
+      status: 'success',
+      amount: lost.amount,
+    });
+  }
+  /**
+   * Paystack takes the step but its answer is lost, and the charge's read that would tell the
+   * adapter at once gets no answer either: the step is unanswered until `paystackBack`.
+   */
+  const loseAnswerOf = (step: '/charge/submit_pin' | '/charge/submit_otp') => {
+    paystack.loseNextAnswer(step);
+    paystack.unavailable(/^\/charge\/(?!submit_)/);
+  };
+  const paystackBack = () => paystack.unavailable(null);
+  /** The reconciler's run once the reconcile age has passed: it asks Paystack by reference. */
+  const reconcileLater = () => {
+    clock.advance(ctx.config.reconcileAfterMs + 1_000);
+    return reconcileLostAttempts(ctx.context);
+  };
+  /** Paystack's own books for the charge: its calls by our reference, and what verify says. */
+  async function atPaystack(attempt: { providerReference: string | null }) {
+    const reference = attempt.providerReference;
+    const calls = paystack.requests
+      .filter((r) => (r.body as { reference?: unknown } | null)?.reference === reference)
+      .map((r) => `${r.method} ${r.path}`);
+    const verify = await fetch(`${paystack.url}/transaction/verify/${reference}`, {
+      headers: { authorization: `Bearer ${PAYSTACK_KEY}` },
+    });
+    const { data } = (await verify.json()) as { data: { status: string; amount: number } };
+    return { calls, status: data.status, amount: data.amount };
+  }
+
+  it('answers a lost PIN as charging, and the requery brings back its OTP step: paid once', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await chargeCard(consent, PIN_THEN_OTP.number);
+    const { chargeToken } = started.json<{ chargeToken: string }>();
+    loseAnswerOf('/charge/submit_pin');
+    const pinned = await sendPin(consent, chargeToken, PIN_THEN_OTP.number, PIN_THEN_OTP.pin);
+    paystackBack();
+    expect(pinned.statusCode, pinned.body).toBe(200);
+    expect(pinned.json()).toMatchObject({
+      success: true,
+      status: 'charging',
+      message: STILL_CHARGING_MESSAGE,
+    });
+    const lost = await attemptOf(consent);
+    expect(lost.stage).toBe('unanswered');
+    // A second PIN is not sent: the charge is asked about first.
+    const again = await sendPin(consent, chargeToken, PIN_THEN_OTP.number, PIN_THEN_OTP.pin);
+    expect(again.statusCode).toBeGreaterThanOrEqual(400);
+    expect(again.statusCode).toBeLessThan(500);
+
+    // Paystack had the PIN and now waits for the OTP: the payer is asked for it.
+    await reconcileLater();
+    expect(await attemptOf(consent)).toMatchObject({ stage: 'awaiting_otp' });
+    const done = await sendOtp(consent, chargeToken);
+    expect(done.statusCode, done.body).toBe(200);
+    await expectPaidOnce(consent, lost);
+  });
+
+  it('answers a lost OTP as charging, and books what Paystack took, once', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const started = await chargeCard(consent, PIN_THEN_OTP.number);
+    const { chargeToken } = started.json<{ chargeToken: string }>();
+    await sendPin(consent, chargeToken, PIN_THEN_OTP.number, PIN_THEN_OTP.pin);
+    loseAnswerOf('/charge/submit_otp');
+    const lostOtp = await sendOtp(consent, chargeToken);
+    paystackBack();
+    expect(lostOtp.statusCode, lostOtp.body).toBe(200);
+    const lost = await attemptOf(consent);
+    expect(lostOtp.json()).toEqual({
+      success: true,
+      status: 'charging',
+      message: STILL_CHARGING_MESSAGE,
+      transactionReference: lost.id,
+    });
+
+    // Paystack's notice of the charge and the requery both may tell of it: booked once.
+    await paystack.idle();
+    await reconcileLater();
+    await expectPaidOnce(consent, lost);
   });
 });

@@ -3,19 +3,29 @@
 // While the sandbox takes new work a release goes there; once its record eliminated it, the next
 // release goes to Paystack and the payout names it, and each decision is counted; a payout sent
 // to Paystack is asked about there (by the row), though the list puts the sandbox first. The
-// account of a link's test transfer (TRANSFER_PROVIDERS=sandbox,paystack) is opened the same way.
-// On PGlite and on PostgreSQL.
+// account of a link's test transfer (TRANSFER_PROVIDERS=sandbox,paystack) is opened the same way,
+// and a new link's mandate (MANDATE_PROVIDERS=sandbox,remita): past an eliminated sandbox it is
+// Remita's, named on the link from its first row. On PGlite and on PostgreSQL.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payouts } from '../../db/schema';
+import { accountLinks, payouts } from '../../db/schema';
 import { reconcilePayouts } from '../../services/payments/payouts';
 import { ownAccount } from '../../testing/bvn';
 import { provenPayer, type TSignedUpPayer } from '../../testing/identity';
-import { linkByTestTransfer, payByTransfer, sandboxBalanceOf } from '../../testing/payments';
+import {
+  consentWithPayment,
+  linkByTestTransfer,
+  payByTransfer,
+  sandboxBalanceOf,
+} from '../../testing/payments';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,
 } from '../../testing/paystack-simulator/paystack-simulator';
+import {
+  startRemitaSimulator,
+  type TRemitaSimulator,
+} from '../../testing/remita-simulator/remita-simulator';
 import { startTestApp, testClock } from '../../testing/test-app';
 import type { TCallOutcome } from './provider-health';
 
@@ -25,9 +35,12 @@ const HOUR = 3_600_000;
 const clock = testClock(new Date());
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let paystack: TPaystackSimulator;
+let remita: TRemitaSimulator;
 
 beforeAll(async () => {
   paystack = await startPaystackSimulator({ secretKey: PAYSTACK_KEY, clock: () => clock.now() });
+  remita = await startRemitaSimulator();
+  remita.useClock(() => clock.now());
   ctx = await startTestApp({
     clock,
     webhookDelivery: 'manual',
@@ -36,6 +49,12 @@ beforeAll(async () => {
       PAYMENT_PROVIDER: 'sandbox',
       PAYOUT_PROVIDERS: 'sandbox,paystack',
       TRANSFER_PROVIDERS: 'sandbox,paystack',
+      MANDATE_PROVIDERS: 'sandbox,remita',
+      REMITA_MERCHANT_ID: remita.merchantId,
+      REMITA_SERVICE_TYPE_ID: remita.serviceTypeId,
+      REMITA_API_KEY: remita.apiKey,
+      REMITA_API_TOKEN: remita.apiToken,
+      REMITA_BASE_URL: remita.url,
       PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
       PAYSTACK_BASE_URL: paystack.url,
       ROUTING_FAILURES_IN_A_ROW: '2',
@@ -45,6 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx?.close();
   await paystack?.close();
+  await remita?.close();
 });
 
 const SCENARIO = 'links_by_test_transfer' as const;
@@ -200,5 +220,43 @@ describe('new payouts, routed by provider health', () => {
       (await verify.json()) as { data: { account_number: string } }
     ).data;
     expect(payInDetails.accountNumber).toBe(atPaystack);
+  });
+
+  it("sets a new link's mandate up at the next mandate provider once the first is eliminated, and the link names it", async () => {
+    const bola = await aPayer('Bola Tinubu');
+    for (let index = 0; index < 2; index += 1) {
+      await ctx.app.appContext.providers.health.record({ ...failed, capability: 'mandates' });
+    }
+    const { consentId } = await consentWithPayment(ctx.app, ctx.database, { future: true });
+    const { accountNumber, institutionCode, accountName } = await ownAccount(
+      ctx.app,
+      bola.token,
+      SCENARIO,
+    );
+    remita.accounts.push({
+      bankCode: institutionCode,
+      accountNumber,
+      balanceKobo: 100_000_000,
+      activation: 'otp',
+      cardLast4: '2468',
+    });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/account-links/create',
+      headers: bola.headers,
+      payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank', consentId },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const { id, remitaTransRef } = created.json<{
+      accountLink: { id: string; remitaTransRef: string | null };
+    }>().accountLink;
+    // Remita's mandate, asked for the bank's OTP and the card's digits.
+    expect(remitaTransRef).toEqual(expect.any(String));
+    const [link] = await ctx.database.db.select().from(accountLinks).where(eq(accountLinks.id, id));
+    expect(link).toMatchObject({
+      route: 'auth_params',
+      mandateProvider: 'remita',
+      debitProvider: 'remita',
+    });
   });
 });

@@ -63,11 +63,12 @@ import {
   consentMandateTerms,
   linksByOwnMandate,
   mandatePayerOf,
+  newMandatesPort,
   openOwnPaperMandate,
 } from './own-mandates';
 import { holderOfAccount, type TAccountHolder, type TOwnerLookups } from './account-owners';
 import { assertAccountUnderPayersBvn, heldUnderPayersBvn, payersBvnHash } from './bvn-ownership';
-import { usable } from '../../providers/off';
+import { isOff, usable, type TOffPort } from '../../providers/off';
 
 /*
  * Linking a payer's bank account (spec §2 "Account-linking panel", §4, §7; docs/accounts.md):
@@ -580,9 +581,12 @@ export async function createAccountLink(
 ): Promise<TAccountLink> {
   const { db, clock, providers } = ctx;
   const { accountNumber, institutionCode } = input;
-  // A bank whose mandates the mandates capability's provider keeps (Remita) links by its OTP, on
-  // a mandate that allows what the consent it is linked for grants.
-  const byOwnMandate = linksByOwnMandate(providers.payments.mandates, institutionCode);
+  // A bank whose mandates the mandates provider new work is routed to keeps (Remita) links by its
+  // OTP, on a mandate that allows what the consent it is linked for grants. That provider is
+  // named on the link from its first row: every later call and debit of the mandate goes there.
+  const newMandates = await newMandatesPort(providers);
+  const byOwnMandate = linksByOwnMandate(newMandates, institutionCode);
+  const keeper = byOwnMandate && !isOff(newMandates) ? newMandates.provider : null;
   const termsAt = clock.now();
   const terms = byOwnMandate ? await ownMandateTermsFor(db, input.consentId, termsAt) : undefined;
   const { bank, found } = await findAccountAtBank(ctx, input);
@@ -613,7 +617,8 @@ export async function createAccountLink(
       route: linkRoute,
       // The bank has the payer's part of a paper mandate once they sign the form.
       state: linkRoute === 'paper' ? 'awaiting_authorisation' : 'created',
-      debitProvider: debitProviderOfNewLinks(providers.payments),
+      debitProvider: keeper ?? debitProviderOfNewLinks(providers.payments),
+      mandateProvider: keeper,
       testAmount,
       expiresAt: new Date(now.getTime() + LINK_TTL_MS[linkRoute]),
       createdAt: now,
@@ -666,6 +671,7 @@ export async function createAccountLink(
   if (linkRoute === 'auth_params') {
     return openAltMandate(ctx, link, {
       ...{ payerId, institutionCode, accountNumber },
+      mandates: byOwnMandate ? newMandates : providers.payments.mandates,
       terms: terms && { terms, at: termsAt },
     });
   }
@@ -715,12 +721,14 @@ async function linkTransfersIn(providers: TLinkContext['providers']): Promise<TT
  * too (ACCOUNT_NOT_SUPPORTED).
  */
 async function openAltMandate(
-  { db, clock, providers }: TLinkContext,
+  { db, clock }: Pick<TLinkContext, 'db' | 'clock'>,
   link: TAccountLink,
   request: {
     payerId: string;
     institutionCode: string;
     accountNumber: string;
+    /** Who sets the mandate up: the provider the link names, where it keeps its own. */
+    mandates: TMandateSetupPort | TOffPort;
     /** What the mandate allows, as of when they were read. */
     terms: { terms: TMandateTerms; at: Date } | undefined;
   },
@@ -728,7 +736,7 @@ async function openAltMandate(
   const { payerId, institutionCode, accountNumber } = request;
   const terms = request.terms?.terms;
   const linkId = link.id;
-  const mandates = usable(providers.payments.mandates);
+  const mandates = usable(request.mandates);
   if (request.terms) {
     // Kept before the bank is asked: a grant that would have the mandate serve more is refused.
     await db

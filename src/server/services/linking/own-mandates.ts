@@ -13,6 +13,7 @@ import { AppError } from '../app-error';
 import type { TMandatePayer, TMandateSetupPort, TOwnMandates } from '../../providers/payments';
 import { isOff, type TOffPort } from '../../providers/off';
 import type { TProviderRegistry } from '../../providers/registry';
+import type { TAppContext } from '../../context';
 
 /*
  * Mandates the mandates capability's provider keeps and debits itself (TOwnMandates: Remita,
@@ -20,6 +21,25 @@ import type { TProviderRegistry } from '../../providers/registry';
  * digits where the bank activates so, else the provider's printable form, activated at the branch.
  * The link keeps the provider's reference of the mandate, which its debits go by, and who keeps it.
  */
+
+/**
+ * Where a new link's mandate is set up (docs/routing.md): the first provider of MANDATE_PROVIDERS
+ * the health routing gives, as new payouts go. An existing mandate stays with the provider its
+ * link names (mandatesOfLink). No provider: the capability is off, and says so.
+ */
+export async function newMandatesPort(
+  providers: TAppContext['providers'],
+): Promise<TMandateSetupPort | TOffPort> {
+  const { registry, health } = providers;
+  const candidates = registry.lists.mandates.filter((name) =>
+    registry.adapters.some((adapter) => adapter.name === name && adapter.mandates),
+  );
+  const [first] = (await health.route({ capability: 'mandates' }, candidates)).order;
+  // The list's first is new work's port (the one the context measures and records).
+  const newWork = providers.payments.mandates;
+  if (first === undefined || isOff(newWork) || first === newWork.provider) return newWork;
+  return registry.portOf(first, 'mandates');
+}
 
 /** The mandates capability's own mandates, where its provider keeps them; null otherwise. */
 export function ownMandatesOf(mandates: TMandateSetupPort | TOffPort): TOwnMandates | null {

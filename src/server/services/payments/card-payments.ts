@@ -270,12 +270,29 @@ function recordOutcome(
   return recordAnswer(ctx, attempt, cardAnswer(ctx, attempt, outcome, narration));
 }
 
+/**
+ * A charge the bank is still answering, or did not answer at all (its charge, or the PIN it asked
+ * for): the payer hears the same 'charging', with the token that follows the charge to the page
+ * that has none yet, and the charge's end comes on the stream. Never an error: the card may have
+ * been charged, so nothing is offered again before its provider is asked (card-failover.ts).
+ */
+function chargingResult(attempt: TAttemptRow, chargeToken: string | null): TCardChargeResult {
+  return {
+    kind: 'charging',
+    response: {
+      success: true,
+      status: 'charging',
+      paymentId: attempt.paymentId,
+      amount: attempt.amount,
+      transactionReference: attempt.id,
+      message: STILL_CHARGING_MESSAGE,
+      ...(chargeToken ? { chargeToken } : {}),
+    },
+  };
+}
+
 /** A charge waiting on its payer: a PIN, an OTP or a 3-D Secure check. */
 const AWAITING_PAYER: readonly TAttemptState[] = ['awaiting_pin', 'awaiting_otp', 'awaiting_3ds'];
-
-/** A provider call that threw (a network fault) answers a processing failure. */
-const callNetwork = (call: () => Promise<TCardChargeOutcome>): Promise<TCardChargeOutcome> =>
-  callProvider('CARD_PAYMENT_PROCESSING_FAILED', call);
 
 /** POST /api/payments/card (and /public), payment variant: charge a new card. */
 export async function payWithCard(
@@ -305,20 +322,7 @@ export async function payWithCard(
   const network = route.provider
     ? providers.registry.portOf(route.provider, 'cards')
     : usable(providers.payments.cards);
-  // The bank still answering, or not answering at all: the payer hears the same 'charging', with
-  // the token that follows the charge, and the charge's end comes on the stream.
-  const charging = (attempt: TAttemptRow): TCardChargeResult => ({
-    kind: 'charging',
-    response: {
-      success: true,
-      status: 'charging',
-      paymentId: attempt.paymentId,
-      amount: attempt.amount,
-      transactionReference: attempt.id,
-      message: STILL_CHARGING_MESSAGE,
-      ...(owner ? { chargeToken: owner.token } : {}),
-    },
-  });
+  const charging = (attempt: TAttemptRow) => chargingResult(attempt, owner?.token ?? null);
   const lost: { attempt: TAttemptRow | null } = { attempt: null };
   const result = await runAttempt<TCardChargeOutcome, TCardChargeResult>(ctx, {
     open: {
@@ -406,7 +410,8 @@ const keepsTry = (outcome: TCardChargeOutcome) =>
  * 4); none waiting is NO_PIN_CHARGE. A PIN is a try of the card on the payment, as a charge is:
  * claimed before the network hears it and kept when the PIN was wrong, and a refusal counts
  * against the card across payments. Answers as the card call does: paid, the next step asked
- * (an OTP, 3-D Secure), or the refusal thrown in the catalogue's words.
+ * (an OTP, 3-D Secure), 'charging' when the network did not answer, or the refusal thrown in the
+ * catalogue's words.
  */
 export async function submitCardPin(
   ctx: TCardContext,
@@ -455,15 +460,18 @@ export async function submitCardPin(
     await releaseCardTry(db, payable.payment.id, cardKey);
     throw new AppError('PAYMENT_IN_PROGRESS');
   }
-  const outcome = await callNetwork(() =>
-    ctx.providers.registry
+  let outcome: TCardChargeOutcome;
+  try {
+    outcome = await ctx.providers.registry
       .portOf(waiting.provider, 'cards')
-      .submitCardPin({ providerReference, pin, card }),
-  ).catch(async (error: unknown) => {
+      .submitCardPin({ providerReference, pin, card });
+  } catch {
+    // No answer: the PIN may have charged the card. The payer waits for what its provider says
+    // when asked by the charge's reference, as after a charge with no answer.
     await markUnanswered(ctx, taken);
     await releaseCardTry(db, payable.payment.id, cardKey);
-    throw error;
-  });
+    return chargingResult(taken, null);
+  }
   if (!keepsTry(outcome)) await releaseCardTry(db, payable.payment.id, cardKey);
   try {
     return await recordOutcome(ctx, taken, outcome, payable.payment.narration);
@@ -496,7 +504,8 @@ async function takeOtpAttempt(
 
 /**
  * POST /api/payments/card/complete and /api/consent/otp: the OTP of a waiting charge, from the
- * caller who started it (the signed-in payer, or the page holding the charge's token).
+ * caller who started it (the signed-in payer, or the page holding the charge's token). Answers
+ * the payment completed, 'charging' when the network did not answer, or the refusal thrown.
  */
 export async function submitCardOtp(
   ctx: TCardContext,
@@ -510,14 +519,18 @@ export async function submitCardOtp(
   const providerReference = attempt.providerReference;
   if (!providerReference)
     throw new Error(`Attempt ${attempt.id} waits for an OTP without a reference`);
-  const outcome = await callNetwork(() =>
-    ctx.providers.registry
+  let outcome: TCardChargeOutcome;
+  try {
+    outcome = await ctx.providers.registry
       .portOf(attempt.provider, 'cards')
-      .submitCardOtp({ providerReference, otp: request.otp }),
-  ).catch(async (error: unknown) => {
+      .submitCardOtp({ providerReference, otp: request.otp });
+  } catch {
+    // No answer: the OTP may have charged the card. The payer waits for what its provider says
+    // when asked by the charge's reference, as after a PIN or a charge with no answer.
     await markUnanswered(ctx, attempt);
-    throw error;
-  });
+    const { status, message, transactionReference } = chargingResult(attempt, null).response;
+    return { success: true, status, message, transactionReference };
+  }
   const result = await recordOutcome(ctx, attempt, outcome, payable.payment.narration);
   if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
   return result.complete;
@@ -702,7 +715,8 @@ async function askedAtProvider(ctx: TCardContext, attempt: TAttemptRow) {
  * POST /api/payments/{paymentId}/attempts/current/cancel: the payer gives up the 3-D Secure check
  * of their own charge to choose another way (the page's cancel link). Only who may answer the
  * charge may cancel it; none waiting reads NO_THREE_DS_CHALLENGE (404). Answers the attempt as it
- * ended: failed, or completed when the check was answered meanwhile.
+ * ended: failed, or completed when the check was answered meanwhile, or still charging when the
+ * network did not say.
  */
 export async function cancelThreeDsChallenge(
   ctx: TCardContext,
@@ -721,7 +735,20 @@ export async function cancelThreeDsChallenge(
     )
     .limit(1);
   if (!waiting) throw new AppError('NO_THREE_DS_CHALLENGE');
-  const ended = await endThreeDsChallenge(ctx, waiting, 'cancelled');
+  const ended = await endThreeDsChallenge(ctx, waiting, 'cancelled').catch(
+    async (error: unknown) => {
+      // Its network did not answer whether the check was answered meanwhile: the charge stays
+      // 'charging' for the reconciler, and its payer follows it, never told of an error.
+      if (!(error instanceof AppError && error.code === 'CARD_PAYMENT_PROCESSING_FAILED')) {
+        throw error;
+      }
+      const [charging] = await ctx.db
+        .select()
+        .from(paymentAttempts)
+        .where(eq(paymentAttempts.id, waiting.id));
+      return charging ?? null;
+    },
+  );
   // Taken by another request at this moment (the payer's answer): it is being answered.
   if (!ended) throw new AppError('PAYMENT_IN_PROGRESS');
   return ended;

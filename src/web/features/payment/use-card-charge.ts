@@ -1,10 +1,11 @@
 import type { Dispatch } from 'react';
 import { PAGE_ERRORS } from '../../../domain/page-errors';
 import { isPaymentFailure, isUnusableCardEnvelope } from '../../../domain/pay-now';
-import type { TPayNowAction, TPayNowState } from '../../../domain/pay-now-state';
+import type { TPayNowAction, TPayNowState, TStoredCard } from '../../../domain/pay-now-state';
 import type { TEncryptedCard, TEncryptedField } from '../../../domain/schemas/card';
 import { ApiError } from '../../api/api-error';
 import { paymentsApi, type TPayer } from '../../api/payments';
+import { forgetPinCard, keepPinCard } from '../../api/pin-card';
 import { messageOf } from './pay-now-errors';
 
 /** A card call's error as the screen hears it: the bank's refusal, or one the form must fix. */
@@ -23,9 +24,15 @@ export function useCardCharge(
 ) {
   const { signedIn } = payer;
 
-  const sendCard = async (cardDetails: TEncryptedCard, saveCard: boolean) => {
+  const sendCard = async (
+    cardDetails: TEncryptedCard,
+    saveCard: boolean,
+    stored: TStoredCard | null,
+  ) => {
     try {
       const answer = await paymentsApi.chargeCard(paymentId, payer, cardDetails, saveCard);
+      // Kept for a reload at the PIN step, which then asks for the PIN alone.
+      if (answer.requiresPIN && stored) keepPinCard(paymentId, stored);
       dispatch({ type: 'card_answered', answer });
     } catch (error) {
       dispatch({
@@ -40,12 +47,9 @@ export function useCardCharge(
     saveCard: boolean,
     card?: { obfuscatedCard: string },
   ) => {
-    dispatch({
-      type: 'card_submitted',
-      card: card ? { cardDetails, saveCard, obfuscatedCard: card.obfuscatedCard } : null,
-      signedIn,
-    });
-    return sendCard(cardDetails, saveCard);
+    const stored = card ? { cardDetails, saveCard, obfuscatedCard: card.obfuscatedCard } : null;
+    dispatch({ type: 'card_submitted', card: stored, signedIn });
+    return sendCard(cardDetails, saveCard, stored);
   };
 
   // 'Retry Payment', 'Try Again' and 'Pay with Card | {masked card}': the stored card again. From
@@ -56,7 +60,7 @@ export function useCardCharge(
     dispatch({ type: 'retry_card' });
     if (!stored) return;
     dispatch({ type: 'card_submitted', card: null, signedIn });
-    void sendCard(stored.cardDetails, stored.saveCard);
+    void sendCard(stored.cardDetails, stored.saveCard, stored);
   };
 
   // The PIN the card's issuer asked for, sealed by its step, sent beside the card's envelopes
@@ -78,14 +82,16 @@ export function useCardCharge(
       dispatch({ type: 'card_answered', answer });
     } catch (error) {
       dispatch(cardRefused(error));
+    } finally {
+      forgetPinCard(paymentId);
     }
   };
 
   const verifyOtp = async (otp: string) => {
     dispatch({ type: 'otp_verifying' });
     try {
-      await paymentsApi.completeCard(paymentId, payer, otp);
-      dispatch({ type: 'otp_verified' });
+      const answer = await paymentsApi.completeCard(paymentId, payer, otp);
+      dispatch({ type: 'otp_verified', answer });
     } catch (error) {
       dispatch({ type: 'otp_refused', message: messageOf(error) });
     }

@@ -7,6 +7,7 @@ import { type TPayNowAction, type TPayNowState } from '../../../domain/pay-now-s
 import { PAYMENT_STATUS_TIMINGS } from '../../../domain/payment-status';
 import type { TPayment } from '../../../domain/schemas/consent';
 import { paymentsApi, usePaymentQuery, type TPayer } from '../../api/payments';
+import { heldPinCard } from '../../api/pin-card';
 import { takeThreeDsReturn } from '../../ui/card/three-ds-return';
 import { AfterPaymentPrompt } from './pay-now-views';
 import { usePaymentEvents } from './use-payment-events';
@@ -66,6 +67,7 @@ export function usePaymentRead(
         type: 'read',
         read: read.data,
         answersCharge: paymentsApi.answersCharge(paymentId, payer),
+        pinCard: heldPinCard(paymentId),
         backFromChallenge: takeThreeDsReturn(),
       });
     }
