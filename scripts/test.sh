@@ -22,16 +22,35 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Runs a phase, its output marked with `tag` when one is given, and prints its time.
+# The CPU seconds the shell's finished children have used (user and system, `times`' second
+# line): what a phase's processes and theirs used, browsers included; not the PostgreSQL server's.
+# Set in CHILDREN_CPU: `times` must run in this shell, not a `$(…)` one (a subshell's children
+# are its own).
+children_cpu() {
+  local file
+  file=$(mktemp)
+  times >"$file"
+  CHILDREN_CPU=$(awk 'function sec(t, p) { sub("s$", "", t); split(t, p, "m"); return p[1] * 60 + p[2] }
+    NR == 2 { printf "%d", sec($1) + sec($2) }' "$file")
+  rm -f "$file"
+}
+
+# Runs a phase, its output marked with `tag` when one is given, and prints its time and the CPU
+# its processes used: on the 2-core machine a lane's CPU, not its wall time, is what it costs
+# the lanes beside it.
 phase() {
-  local name=$1 tag=$2 started=$SECONDS status=0
+  local name=$1 tag=$2 started=$SECONDS status=0 cpu
   shift 2
+  children_cpu
+  cpu=$CHILDREN_CPU
   if [ -n "$tag" ]; then
     (set -o pipefail && "$@" 2>&1 | sed -u "s/^/[${tag}] /") || status=$?
   else
     "$@" || status=$?
   fi
-  echo "[npm test] ${name}: $((SECONDS - started)) s$([ "$status" -eq 0 ] || echo ", failed")"
+  children_cpu
+  cpu=$((CHILDREN_CPU - cpu))
+  echo "[npm test] ${name}: $((SECONDS - started)) s, ${cpu} s of CPU$([ "$status" -eq 0 ] || echo ", failed")"
   return "$status"
 }
 
