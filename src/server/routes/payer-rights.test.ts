@@ -8,16 +8,21 @@ import { SMS_JOB } from '../jobs/sms-job';
 import { consents, merchantEvents, payers } from '../db/schema';
 import { ERASURE_JOB } from '../services/payer-rights/erasure';
 import { EXPORT_JOB } from '../services/payer-rights/requests';
-import { useTestApp, testClock } from '../testing/test-app';
+import { startTestApp, useTestApp, testClock } from '../testing/test-app';
 import { grantedWithSharing } from '../testing/payer-data';
 import { codeSession, payerWithPasskey } from '../testing/identity';
 import { ownPerson } from '../testing/bvn';
 import { linkByTestTransfer } from '../testing/payments';
-import type { TPayerExportResponse, TPayerRightsRequest } from '../../domain/schemas/payer-rights';
+import type {
+  TPayerExportResponse,
+  TPayerRightsRequest,
+  TPayerRightsResponse,
+} from '../../domain/schemas/payer-rights';
 
 const DAY = 24 * 60 * 60 * 1_000;
 const clock = testClock('2031-05-31T09:00:00Z');
-const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
+// Its jobs run when a test drains them: each looks at a request before it is answered.
+const ctx = useTestApp({ clock, webhookDelivery: 'manual', payerRights: 'manual' });
 
 type TPayer = Awaited<ReturnType<typeof payerWithPasskey>> & { accountId: string };
 
@@ -247,5 +252,32 @@ describe('Erase my data', () => {
     expect(erased!.phoneNumber).toBe(`erased:${payer.userId}`);
     // The session went with the rest.
     expect((await call(payer, 'GET', '/api/users/data-requests')).statusCode).toBe(401);
+  });
+});
+
+describe('The requests’ jobs', () => {
+  it('answer a request by themselves in an app that runs no reconciliation', async () => {
+    const own = await startTestApp({ webhookDelivery: 'manual' });
+    try {
+      const payer = await payerWithPasskey(own.app, own.config);
+      const asked = await own.app.inject({
+        method: 'POST',
+        url: '/api/users/data-exports',
+        headers: payer.headers,
+      });
+      expect(asked.statusCode, asked.body).toBe(202);
+      const statusNow = async () =>
+        (
+          await own.app.inject({
+            method: 'GET',
+            url: '/api/users/data-requests',
+            headers: payer.headers,
+          })
+        ).json<TPayerRightsResponse>().requests[0]?.status;
+      // Woken by the job's queue, or at the workers' 2 s poll: never drained here.
+      await expect.poll(statusNow, { timeout: 15_000, interval: 200 }).toBe('done');
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -70,7 +70,7 @@ const notKept = (columns: string[]) =>
   });
 
 const clock = testClock('2031-06-02T09:00:00Z');
-const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
+const ctx = useTestApp({ clock, webhookDelivery: 'manual', payerRights: 'manual' });
 
 describe('an erasure', () => {
   it('leaves the payer’s data in no column but those a legal hold keeps', async () => {
