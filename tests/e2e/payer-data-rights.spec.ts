@@ -217,23 +217,23 @@ test.describe('the payer’s data rights', () => {
     const { token: bearer } = await storedSession(page);
     await confirm.getByRole('button', { name: 'Erase my data' }).click();
 
-    await expect(
-      data.getByRole('status').filter({ hasText: 'We received your request.' }),
-    ).toBeVisible();
-
-    // The erasure's job, run by the server by itself, ends the payer's sessions: their token
-    // opens nothing any more.
-    await expect
-      .poll(
-        async () =>
-          (
-            await page.request.get('/api/users/data-requests', {
-              headers: { authorization: `Bearer ${bearer ?? ''}` },
-            })
-          ).status(),
-        { timeout: JOB_ANSWERED_MS },
-      )
-      .toBe(401);
+    // The erasure's job, run by the server by itself, ends the payer's sessions: the page, which
+    // reads the requests while the erasure waits, shows itself signed out, with the way to sign
+    // in, and so after a reload.
+    const signedOut = page.getByText(
+      'Sign in to see the consents you have granted, and to revoke them.',
+    );
+    await expect(signedOut).toBeVisible({ timeout: JOB_ANSWERED_MS });
+    await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Your data' })).toBeHidden();
+    await look(page, testInfo, 'erased-signed-out');
+    await page.reload();
+    await expect(signedOut).toBeVisible();
+    await expect(page.getByText(/could not be loaded/)).toBeHidden();
+    const after = await page.request.get('/api/users/data-requests', {
+      headers: { authorization: `Bearer ${bearer ?? ''}` },
+    });
+    expect(after.status()).toBe(401);
   });
 
   test('every lookup made with the payer’s BVN, after a link and a merchant’s read @both-widths', async ({
