@@ -95,10 +95,6 @@ export const exportReadyMessage = (url: string, expiresOn: string): string =>
 export const exportPageUrl = (publicUrl: string, token: string): string =>
   `${publicUrl.replace(/\/$/, '')}${PAYER_CONSENTS_PATH}?${EXPORT_PAGE_PARAM}=${encodeURIComponent(token)}`;
 
-/** When a prepared copy's link stops opening it: a week after the copy was made (its `doneAt`). */
-export const exportExpiresAt = (doneAt: string): string =>
-  new Date(Date.parse(doneAt) + EXPORT_LINK_TTL_MS).toISOString();
-
 /** The file's name when downloaded. */
 export const exportFileName = (preparedAt: string): string =>
   `oya-money-my-data-${preparedAt.slice(0, 10)}.json`;
@@ -124,6 +120,7 @@ export const PAYER_RIGHTS_TEXTS = {
   loading: 'Loading your requests...',
   failed: 'Your requests could not be loaded.',
   copyPreparing: 'Being prepared. We will send you a link by SMS when it is ready.',
+  copyLink: 'Open your copy',
   copyHeading: 'Your copy',
   copyIntro:
     'Everything we hold about you, as in the file. Print this page or save it as a PDF from your browser.',
@@ -157,16 +154,23 @@ export const exportFieldLabel = (key: string): string => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-/** A copy's state as the payer reads it: being prepared, ready with the link's expiry, or over. */
+/** How long a ready copy's link lasts, as the payer reads it (its day as `formatDay` gives). */
+export const copyOpensUntil = (expiresAt: string, formatDay: (iso: string) => string): string =>
+  `it opens your copy until ${formatDay(expiresAt)}`;
+
+/**
+ * A copy's state as the payer reads it: being prepared, ready with its link's expiry (the server's
+ * `expiresAt`), or over.
+ */
 export function exportState(
-  request: { status: TPayerRightsStatus; doneAt: string | null },
+  request: { status: TPayerRightsStatus; expiresAt: string | null },
   now: Date,
   formatDay: (iso: string) => string,
 ): string {
-  if (request.status === 'received' || !request.doneAt) return PAYER_RIGHTS_TEXTS.copyPreparing;
-  const expiresAt = exportExpiresAt(request.doneAt);
+  const { expiresAt } = request;
+  if (request.status === 'received' || !expiresAt) return PAYER_RIGHTS_TEXTS.copyPreparing;
   return Date.parse(expiresAt) > now.getTime()
-    ? `Ready. We sent the link to your phone by SMS; it opens your copy until ${formatDay(expiresAt)}.`
+    ? `Ready. We sent the link to your phone by SMS; ${copyOpensUntil(expiresAt, formatDay)}.`
     : `The link expired on ${formatDay(expiresAt)}. Ask again for a new copy.`;
 }
 

@@ -73,6 +73,14 @@ async function downloadCopy(page: Page, phone: string) {
       return token;
     })
     .not.toBe('');
+  // The list keeps the ready copy's link, the SMS's, with how long it lasts.
+  const listed = data.getByRole('listitem').filter({ hasText: 'Copy of your data' });
+  await expect(listed).toContainText(/it opens your copy until \d{1,2} \w{3} \d{4}/);
+  const escaped = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await expect(listed.getByRole('link', { name: 'Open your copy' })).toHaveAttribute(
+    'href',
+    new RegExp(`/consents\\?my-data=${escaped}$`),
+  );
   const file = await page.request.get(`/my-data/${token}`);
   expect(file.status()).toBe(200);
   expect(file.headers()['content-disposition']).toMatch(/^attachment; filename="oya-money-my-data/);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SMS_JOB } from '../jobs/sms-job';
 import { consents, merchantEvents, payers } from '../db/schema';
 import { ERASURE_JOB } from '../services/payer-rights/erasure';
-import { EXPORT_JOB } from '../services/payer-rights/requests';
+import { EXPORT_JOB, listPayerRights } from '../services/payer-rights/requests';
 import { startTestApp, useTestApp, testClock } from '../testing/test-app';
 import { grantedWithSharing } from '../testing/payer-data';
 import { codeSession, payerWithPasskey } from '../testing/identity';
@@ -54,6 +54,8 @@ async function phoneOf(payerId: string): Promise<string> {
   const [row] = await ctx.database.db.select().from(payers).where(eq(payers.id, payerId));
   return row!.phoneNumber;
 }
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The newest sandbox SMS to `phone`, once the SMS jobs ran. */
 async function lastSms(phone: string): Promise<string> {
@@ -125,12 +127,15 @@ describe('Download my data', () => {
     expect(kept.headers['cache-control']).toBe('no-store');
     expect(kept.json()).toEqual(file.data);
 
+    // The payer's list keeps the ready copy's link, the SMS's, and when it stops opening it.
     const listed = await call(payer, 'GET', '/api/users/data-requests');
-    expect(listed.json<{ requests: TPayerRightsRequest[] }>().requests).toEqual([
+    expect(listed.json<TPayerRightsResponse>().requests).toEqual([
       expect.objectContaining({
         requestId: request.requestId,
         status: 'done',
-        doneAt: expect.any(String),
+        doneAt: clock.now().toISOString(),
+        expiresAt: new Date(clock.now().getTime() + 7 * DAY).toISOString(),
+        link: expect.stringMatching(new RegExp(`/consents\\?my-data=${escaped(link![1]!)}$`)),
       }),
     ]);
 
@@ -143,6 +148,9 @@ describe('Download my data', () => {
     clock.advance(7 * DAY);
     const expired = await ctx.app.inject({ method: 'GET', url: `/api/payer-exports/${token}` });
     expect(expired.statusCode).toBe(404);
+    // The list offers the link no more (read as the route does: the session lasted less).
+    const gone = await listPayerRights(ctx.context, payer.userId);
+    expect(gone.requests[0]).toMatchObject({ link: null });
   });
 
   it('holds the BVN by its last 4 digits only, and no card number, code or token in clear', async () => {
