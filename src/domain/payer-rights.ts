@@ -49,12 +49,12 @@ export const EXPORT_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1_000;
 /** What is kept after an erasure, and why: each a hold the law places on the payer's data. */
 export const LEGAL_HOLDS = {
   money: {
-    what: 'Your payments, refunds and payouts, and the accounts and cards (masked) they used',
+    what: 'Your payments, refunds and payouts, and the accounts (with the names on them, as a refund to a transfer’s sender) and cards (masked) they used',
     why: 'The Money Laundering (Prevention and Prohibition) Act 2022 requires us to keep records of every transaction for 5 years after it.',
   },
   consentRecord: {
-    what: 'The signed record of each consent you granted',
-    why: 'It is the authority for the payments kept, and is kept with them; a mandate still being stopped at your bank keeps its record while it is live.',
+    what: 'The signed record of each consent you granted, with what the merchant sent with it (its reference and notes)',
+    why: 'It is the authority for the payments kept, and is kept with them, as is what the merchant matches them to its orders by; a mandate still being stopped at your bank keeps its record while it is live.',
   },
 } as const;
 export type TLegalHold = keyof typeof LEGAL_HOLDS;
