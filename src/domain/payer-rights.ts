@@ -49,12 +49,12 @@ export const EXPORT_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1_000;
 /** What is kept after an erasure, and why: each a hold the law places on the payer's data. */
 export const LEGAL_HOLDS = {
   money: {
-    what: 'Your payments, refunds and payouts, and the accounts and cards (masked) they used',
+    what: 'Your payments, refunds and payouts, and the accounts (with the names on them, as a refund to a transfer’s sender) and cards (masked) they used',
     why: 'The Money Laundering (Prevention and Prohibition) Act 2022 requires us to keep records of every transaction for 5 years after it.',
   },
   consentRecord: {
-    what: 'The signed record of each consent you granted',
-    why: 'It is the authority for the payments kept, and is kept with them; a mandate still being stopped at your bank keeps its record while it is live.',
+    what: 'The signed record of each consent you granted, with what the merchant sent with it (its reference and notes)',
+    why: 'It is the authority for the payments kept, and is kept with them, as is what the merchant matches them to its orders by; a mandate still being stopped at your bank keeps its record while it is live.',
   },
 } as const;
 export type TLegalHold = keyof typeof LEGAL_HOLDS;
@@ -95,10 +95,6 @@ export const exportReadyMessage = (url: string, expiresOn: string): string =>
 export const exportPageUrl = (publicUrl: string, token: string): string =>
   `${publicUrl.replace(/\/$/, '')}${PAYER_CONSENTS_PATH}?${EXPORT_PAGE_PARAM}=${encodeURIComponent(token)}`;
 
-/** When a prepared copy's link stops opening it: a week after the copy was made (its `doneAt`). */
-export const exportExpiresAt = (doneAt: string): string =>
-  new Date(Date.parse(doneAt) + EXPORT_LINK_TTL_MS).toISOString();
-
 /** The file's name when downloaded. */
 export const exportFileName = (preparedAt: string): string =>
   `oya-money-my-data-${preparedAt.slice(0, 10)}.json`;
@@ -124,6 +120,7 @@ export const PAYER_RIGHTS_TEXTS = {
   loading: 'Loading your requests...',
   failed: 'Your requests could not be loaded.',
   copyPreparing: 'Being prepared. We will send you a link by SMS when it is ready.',
+  copyLink: 'Open your copy',
   copyHeading: 'Your copy',
   copyIntro:
     'Everything we hold about you, as in the file. Print this page or save it as a PDF from your browser.',
@@ -157,16 +154,23 @@ export const exportFieldLabel = (key: string): string => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-/** A copy's state as the payer reads it: being prepared, ready with the link's expiry, or over. */
+/** How long a ready copy's link lasts, as the payer reads it (its day as `formatDay` gives). */
+export const copyOpensUntil = (expiresAt: string, formatDay: (iso: string) => string): string =>
+  `it opens your copy until ${formatDay(expiresAt)}`;
+
+/**
+ * A copy's state as the payer reads it: being prepared, ready with its link's expiry (the server's
+ * `expiresAt`), or over.
+ */
 export function exportState(
-  request: { status: TPayerRightsStatus; doneAt: string | null },
+  request: { status: TPayerRightsStatus; expiresAt: string | null },
   now: Date,
   formatDay: (iso: string) => string,
 ): string {
-  if (request.status === 'received' || !request.doneAt) return PAYER_RIGHTS_TEXTS.copyPreparing;
-  const expiresAt = exportExpiresAt(request.doneAt);
+  const { expiresAt } = request;
+  if (request.status === 'received' || !expiresAt) return PAYER_RIGHTS_TEXTS.copyPreparing;
   return Date.parse(expiresAt) > now.getTime()
-    ? `Ready. We sent the link to your phone by SMS; it opens your copy until ${formatDay(expiresAt)}.`
+    ? `Ready. We sent the link to your phone by SMS; ${copyOpensUntil(expiresAt, formatDay)}.`
     : `The link expired on ${formatDay(expiresAt)}. Ask again for a new copy.`;
 }
 

@@ -109,6 +109,12 @@ export type TAppOptions = {
    */
   webhookDelivery?: 'auto' | 'manual';
   /**
+   * The payer's requests about their data are answered by their jobs in this process by default,
+   * whatever else it runs (the payer waits on the page); 'manual' leaves them to the caller
+   * (tests that look between a request and its answer run `app.jobs.drain()` themselves).
+   */
+  payerRights?: 'auto' | 'manual';
+  /**
    * Future payments are collected every COLLECTION_INTERVAL_MS only when 'auto' (the server's
    * main); otherwise the caller runs `app.collections.runDue()` itself (tests, on their clock).
    */
@@ -389,6 +395,8 @@ function backgroundJobs(
         return options.webhookDelivery !== 'manual';
       case 'sms':
         return true;
+      case 'payer-rights':
+        return options.payerRights !== 'manual';
       case 'collections':
         return options.collections === 'auto' && options.config.collectionIntervalMs > 0;
       case 'reconciliation':

@@ -10,7 +10,6 @@ import { openDatabase } from '../../src/server/db/database';
 import {
   accountLinks,
   consents,
-  payerRightsRequests,
   payers,
   paymentAttempts,
   payments,
@@ -26,8 +25,6 @@ import {
 } from '../../src/server/services/payments/ledger';
 import { seedDemo } from '../../src/server/services/demo/demo-seed';
 import { authenticatePayer } from '../../src/server/services/identity/payer-sessions';
-import { ERASURE_JOB } from '../../src/server/services/payer-rights/erasure';
-import { EXPORT_JOB } from '../../src/server/services/payer-rights/requests';
 import { createMerchantClient } from '../../src/server/services/merchants/merchant-clients';
 import { E2E } from './e2e-env';
 import { GRANTED_CONSENT_BODY, GRANTED_CONSENT_KEY } from './fixtures';
@@ -184,32 +181,5 @@ app.post('/__e2e/payer/links-before-bvn', async (request) => {
     .set({ bvnHash: null, bvnSealed: null, bvnLast4: null, bvnVerifiedAt: null })
     .where(eq(payers.id, payerId));
   return { success: true };
-});
-// The signed-in payer's requests about their data still received, answered by their jobs through
-// the engine now (docs/payer-rights.md): this server works on no kind of the reconciliation
-// group, where those jobs are. A run takes the oldest waiting job of its kind, which may be
-// another test's: runs go on until this payer's are done.
-app.post('/__e2e/payer/rights-jobs', async (request) => {
-  const { payerId } = await authenticatePayer(
-    database.db,
-    config,
-    request.headers.authorization,
-    app.appContext.clock.now(),
-  );
-  const open = () =>
-    database.db
-      .select({ id: payerRightsRequests.id, kind: payerRightsRequests.kind })
-      .from(payerRightsRequests)
-      .where(
-        and(eq(payerRightsRequests.payerId, payerId), eq(payerRightsRequests.status, 'received')),
-      );
-  for (let runs = 0; runs < 50; runs += 1) {
-    const [first] = await open();
-    if (!first) return { success: true, runs };
-    await app.appContext.jobs.runNow(first.kind === 'erasure' ? ERASURE_JOB : EXPORT_JOB, {
-      requestId: first.id,
-    });
-  }
-  throw new Error(`The requests of ${payerId} were not answered in 50 runs`);
 });
 await app.listen({ port: E2E.appPort, host: '0.0.0.0' });

@@ -25,15 +25,24 @@ export const ZPayerRightsRequest = z.object({
   /** The law's month from receipt: answered by then. */
   dueAt: z.string(),
   doneAt: z.nullable(z.string()),
+  /** A ready copy's link opens it until then; null for other kinds and before it is ready. */
+  expiresAt: z.nullable(z.string()),
   /** An erasure's answer: what was kept and why (also before it is done: what will be). */
   kept: z.nullable(z.array(ZKeptData)),
 });
 export type TPayerRightsRequest = z.infer<typeof ZPayerRightsRequest>;
 
+/** One request in the payer's own list: a copy's link is theirs to open again. */
+export const ZPayerRightsListedRequest = z.extend(ZPayerRightsRequest, {
+  /** The page the SMS's link opens, while the copy is ready and its link lasts; else null. */
+  link: z.nullable(z.string()),
+});
+export type TPayerRightsListedRequest = z.infer<typeof ZPayerRightsListedRequest>;
+
 /** GET /api/users/data-requests: the payer's requests, newest first, and their name's rule. */
 export const ZPayerRightsResponse = z.object({
   success: z.literal(true),
-  requests: z.array(ZPayerRightsRequest),
+  requests: z.array(ZPayerRightsListedRequest),
   name: z.object({
     fullName: z.string(),
     correctable: z.boolean(),

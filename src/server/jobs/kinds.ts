@@ -38,12 +38,14 @@ const PERIODIC_RETRY: TJobRetry = { limit: 3, delaySeconds: 5, maxDelaySeconds: 
 /** The sandbox's owed notices (app.ts builds the sender). */
 export type TNoticeResender = { resendOwed(): Promise<number>; everyMs: number };
 
-export type TKindGroup = 'webhooks' | 'sms' | 'collections' | 'reconciliation' | 'sandbox';
+export type TKindGroup =
+  'webhooks' | 'sms' | 'payer-rights' | 'collections' | 'reconciliation' | 'sandbox';
 
 /** Which group a kind belongs to: what a process is told to work on (app.ts). */
 export const groupOf = (kind: string): TKindGroup => {
   if (kind.startsWith('webhooks.')) return 'webhooks';
   if (kind.startsWith('sms.')) return 'sms';
+  if (kind.startsWith('payer-rights.')) return 'payer-rights';
   if (kind.startsWith('collections.')) return 'collections';
   if (kind.startsWith('sandbox.')) return 'sandbox';
   return 'reconciliation';

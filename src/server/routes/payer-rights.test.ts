@@ -7,17 +7,22 @@ import { describe, expect, it } from 'vitest';
 import { SMS_JOB } from '../jobs/sms-job';
 import { consents, merchantEvents, payers } from '../db/schema';
 import { ERASURE_JOB } from '../services/payer-rights/erasure';
-import { EXPORT_JOB } from '../services/payer-rights/requests';
-import { useTestApp, testClock } from '../testing/test-app';
+import { EXPORT_JOB, listPayerRights } from '../services/payer-rights/requests';
+import { startTestApp, useTestApp, testClock } from '../testing/test-app';
 import { grantedWithSharing } from '../testing/payer-data';
 import { codeSession, payerWithPasskey } from '../testing/identity';
 import { ownPerson } from '../testing/bvn';
 import { linkByTestTransfer } from '../testing/payments';
-import type { TPayerExportResponse, TPayerRightsRequest } from '../../domain/schemas/payer-rights';
+import type {
+  TPayerExportResponse,
+  TPayerRightsRequest,
+  TPayerRightsResponse,
+} from '../../domain/schemas/payer-rights';
 
 const DAY = 24 * 60 * 60 * 1_000;
 const clock = testClock('2031-05-31T09:00:00Z');
-const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
+// Its jobs run when a test drains them: each looks at a request before it is answered.
+const ctx = useTestApp({ clock, webhookDelivery: 'manual', payerRights: 'manual' });
 
 type TPayer = Awaited<ReturnType<typeof payerWithPasskey>> & { accountId: string };
 
@@ -49,6 +54,8 @@ async function phoneOf(payerId: string): Promise<string> {
   const [row] = await ctx.database.db.select().from(payers).where(eq(payers.id, payerId));
   return row!.phoneNumber;
 }
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The newest sandbox SMS to `phone`, once the SMS jobs ran. */
 async function lastSms(phone: string): Promise<string> {
@@ -120,12 +127,15 @@ describe('Download my data', () => {
     expect(kept.headers['cache-control']).toBe('no-store');
     expect(kept.json()).toEqual(file.data);
 
+    // The payer's list keeps the ready copy's link, the SMS's, and when it stops opening it.
     const listed = await call(payer, 'GET', '/api/users/data-requests');
-    expect(listed.json<{ requests: TPayerRightsRequest[] }>().requests).toEqual([
+    expect(listed.json<TPayerRightsResponse>().requests).toEqual([
       expect.objectContaining({
         requestId: request.requestId,
         status: 'done',
-        doneAt: expect.any(String),
+        doneAt: clock.now().toISOString(),
+        expiresAt: new Date(clock.now().getTime() + 7 * DAY).toISOString(),
+        link: expect.stringMatching(new RegExp(`/consents\\?my-data=${escaped(link![1]!)}$`)),
       }),
     ]);
 
@@ -138,6 +148,9 @@ describe('Download my data', () => {
     clock.advance(7 * DAY);
     const expired = await ctx.app.inject({ method: 'GET', url: `/api/payer-exports/${token}` });
     expect(expired.statusCode).toBe(404);
+    // The list offers the link no more (read as the route does: the session lasted less).
+    const gone = await listPayerRights(ctx.context, payer.userId);
+    expect(gone.requests[0]).toMatchObject({ link: null });
   });
 
   it('holds the BVN by its last 4 digits only, and no card number, code or token in clear', async () => {
@@ -247,5 +260,32 @@ describe('Erase my data', () => {
     expect(erased!.phoneNumber).toBe(`erased:${payer.userId}`);
     // The session went with the rest.
     expect((await call(payer, 'GET', '/api/users/data-requests')).statusCode).toBe(401);
+  });
+});
+
+describe('The requests’ jobs', () => {
+  it('answer a request by themselves in an app that runs no reconciliation', async () => {
+    const own = await startTestApp({ webhookDelivery: 'manual' });
+    try {
+      const payer = await payerWithPasskey(own.app, own.config);
+      const asked = await own.app.inject({
+        method: 'POST',
+        url: '/api/users/data-exports',
+        headers: payer.headers,
+      });
+      expect(asked.statusCode, asked.body).toBe(202);
+      const statusNow = async () =>
+        (
+          await own.app.inject({
+            method: 'GET',
+            url: '/api/users/data-requests',
+            headers: payer.headers,
+          })
+        ).json<TPayerRightsResponse>().requests[0]?.status;
+      // Woken by the job's queue, or at the workers' 2 s poll: never drained here.
+      await expect.poll(statusNow, { timeout: 15_000, interval: 200 }).toBe('done');
+    } finally {
+      await own.close();
+    }
   });
 });

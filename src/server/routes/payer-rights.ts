@@ -46,7 +46,7 @@ export const payerRightsRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
     },
     async (request) => ({
       success: true as const,
-      ...(await listPayerRights(ctx.db, payerOf(request).payerId)),
+      ...(await listPayerRights(ctx, payerOf(request).payerId)),
     }),
   );
 

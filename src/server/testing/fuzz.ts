@@ -99,6 +99,8 @@ export async function startFuzzApp(webDir: string) {
     // The fixtures' webhooks are at names the tests' DNS resolves to a public address: their
     // deliveries are queued, never sent, so no test posts to the network.
     webhookDelivery: 'manual',
+    // An erasure asked by a fuzz case would end the payer's session the later cases use.
+    payerRights: 'manual',
   });
   const causes = new Map<string, string>();
   app.addHook('onError', async (request, _reply, error) => {

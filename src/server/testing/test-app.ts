@@ -146,6 +146,7 @@ export async function startTestApp(
     | 'logger'
     | 'logStream'
     | 'webhookDelivery'
+    | 'payerRights'
     | 'operatorToken'
   > & { env?: Record<string, string> } = {},
 ) {

@@ -5,7 +5,7 @@ import { z } from 'zod/mini';
 import { ApiError, isApiError } from './api-error';
 import { call } from './call';
 import { apiFetch } from './http';
-import { getSession, saveSession, setIdentifiedTo, STORAGE_KEYS } from './session';
+import { getSession, onSessionEnded, saveSession, setIdentifiedTo, STORAGE_KEYS } from './session';
 
 const user = { userId: 'usr_1', fullName: 'Ada Obi', email: null, phoneNumber: '+2348031234567' };
 const ok = z.object({ success: z.literal(true) });
@@ -90,6 +90,27 @@ describe('calls and the payer session (spec §6, §7, §8)', () => {
       ApiError,
     );
     expect(getSession()).toMatchObject({ token: null, user: null });
+  });
+
+  it('tells a listening page that the session ended on a 401 naming no live session only', async () => {
+    saveSession({ token: 'tok_1', user });
+    const ended = vi.fn();
+    const stop = onSessionEnded(ended);
+    answer(401, {
+      success: false,
+      error: { code: 'PASSKEY_NOT_RECOGNISED', message: 'not here' },
+    });
+    await expect(call('/api/auth/step-up', { schema: ok })).rejects.toBeInstanceOf(ApiError);
+    expect(ended).not.toHaveBeenCalled();
+    answer(401, {
+      success: false,
+      error: { code: 'AUTHENTICATION_FAILED', message: 'Authentication failed' },
+    });
+    await expect(call('/api/users/data-requests', { schema: ok })).rejects.toBeInstanceOf(ApiError);
+    expect(ended).toHaveBeenCalledTimes(1);
+    // The session is the listener's to clear: spec §6 clears it on the accounts fetch alone.
+    expect(getSession().token).toBe('tok_1');
+    stop();
   });
 
   it('uses an explicit token over the stored one (sign-up finishing its passkey)', async () => {

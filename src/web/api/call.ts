@@ -10,6 +10,7 @@ import {
   clearSession,
   readIdentifiedTo,
   readToken,
+  sessionEnded,
   setAuthNotice,
   setUserParser,
 } from './session';
@@ -31,6 +32,8 @@ export type TRequest<S extends z.ZodMiniType> = {
 const NO_IDENTIFY_TO = ['/api/auth/me'];
 /** spec §6: a 401 on the user accounts fetch clears the stored session. */
 const ACCOUNTS_FETCH = '/api/accounts/user';
+/** The 401s that say the token names no live session (its session ended, or none was sent). */
+const SESSION_ENDED_CODES: readonly string[] = ['AUTHENTICATION_FAILED', 'AUTH_TOKEN_UNAVAILABLE'];
 
 /**
  * spec §8: a 401 TOKEN_EXPIRED clears token, user and identified-to, redirects to '/' and
@@ -107,6 +110,13 @@ export async function answerOf<S extends z.ZodMiniType>(
       throw tokenExpired();
     }
     if (response.status === 401 && path.startsWith(ACCOUNTS_FETCH)) clearSession();
+    if (
+      response.status === 401 &&
+      parsed.success &&
+      SESSION_ENDED_CODES.includes(parsed.data.error.code)
+    ) {
+      sessionEnded();
+    }
     if (parsed.success) {
       throw new ApiError(response.status, parsed.data.error.code, parsed.data.error.message);
     }

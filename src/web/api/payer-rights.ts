@@ -5,15 +5,18 @@ import { apiFetch } from './http';
 /** The payer's requests about their data and their name's rule (docs/payer-rights.md). */
 export const payerRightsQueryKey = ['payer-rights'] as const;
 
-/** How often a copy being prepared is asked after: its job answers within seconds. */
+/** How often a request its job answers is asked after: the job answers within seconds. */
 const PREPARING_POLL_MS = 2_000;
 
-/** GET /api/users/data-requests, read again while a copy is being prepared. */
+/**
+ * GET /api/users/data-requests, read again while a copy is being prepared or an erasure waits
+ * for its job: the erasure ends the session, and its refused read signs the page out.
+ */
 export function usePayerRightsQuery() {
   return useQuery({
     queryKey: payerRightsQueryKey,
     refetchInterval: (query: { state: { data?: TPayerRightsResponse } }) =>
-      query.state.data?.requests.some((r) => r.kind === 'export' && r.status === 'received')
+      query.state.data?.requests.some((r) => r.kind !== 'correction' && r.status === 'received')
         ? PREPARING_POLL_MS
         : false,
     queryFn: ({ signal }) =>

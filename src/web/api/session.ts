@@ -174,6 +174,26 @@ export function clearSession() {
   changed();
 }
 
+const endedListeners = new Set<() => void>();
+
+/**
+ * Calls back when the server said the stored session names nobody any more (a 401 that is not
+ * TOKEN_EXPIRED's, which has its own path: call.ts), e.g. its sessions ended by an erasure. A
+ * page that must then show itself signed out listens (/consents); the session stays stored
+ * elsewhere, as spec §6 clears it on the accounts fetch alone.
+ */
+export function onSessionEnded(listener: () => void): () => void {
+  endedListeners.add(listener);
+  return () => {
+    endedListeners.delete(listener);
+  };
+}
+
+/** The server refused the stored session: tells whoever listens (onSessionEnded). */
+export function sessionEnded(): void {
+  for (const listener of endedListeners) listener();
+}
+
 /** Sign-out, and spec §8 "404 on attestation session creation": user, token and attestation data. */
 export function clearSignIn() {
   write(STORAGE_KEYS.token, null);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, like, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, like, or, sql } from 'drizzle-orm';
 import { ERASED_NAME, erasedPhoneNumber, type TLegalHold } from '../../../domain/payer-rights';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
@@ -18,6 +18,7 @@ import {
   formFiles,
   formResponseSections,
   formResponses,
+  idempotencyKeys,
   passkeys,
   payerAccounts,
   payerRightsRequests,
@@ -129,13 +130,27 @@ export async function tellMerchantsOfErasure(
   return byConsent.size;
 }
 
-/** The payer's form responses: their answers and files are erased, the responses' ids kept. */
+/**
+ * The payer's form responses: their answers and files are erased, the responses' ids kept. Theirs
+ * are those of the consents they granted, and of the consents nobody granted that they signed in
+ * for (a discovery naming the consent, used by their sign-in): answers begun and never granted
+ * are the payer's words, with no hold on them. Read before the identity goes (eraseIdentity).
+ */
 async function eraseFormAnswers(tx: TDb, payerId: string): Promise<string[]> {
+  const signedInFor = tx
+    .select({ consentId: authDiscoveries.consentId })
+    .from(authDiscoveries)
+    .where(and(eq(authDiscoveries.payerId, payerId), isNotNull(authDiscoveries.consentId)));
   const responses = await tx
     .select({ id: formResponses.id })
     .from(formResponses)
     .innerJoin(consents, eq(consents.id, formResponses.consentId))
-    .where(eq(consents.grantedBy, payerId));
+    .where(
+      or(
+        eq(consents.grantedBy, payerId),
+        and(isNull(consents.grantedBy), inArray(consents.id, signedInFor)),
+      ),
+    );
   const ids = responses.map((r) => r.id);
   if (ids.length === 0) return [];
   await tx.delete(formResponseSections).where(inArray(formResponseSections.responseId, ids));
@@ -163,6 +178,9 @@ async function eraseIdentity(
   await tx.delete(smsQueue).where(eq(smsQueue.phoneNumber, phoneNumber));
   await tx.delete(smsOutbox).where(eq(smsOutbox.phoneNumber, phoneNumber));
   await tx.delete(events).where(like(events.stream, `%:${id}`));
+  // The stored first answers of the payer's own calls (a complaint's words, a corrected name):
+  // no session of theirs is left to send a retry, so they do not wait to expire.
+  await tx.delete(idempotencyKeys).where(like(idempotencyKeys.scope, `%:${id}`));
   await tx
     .update(dashboardInvitations)
     .set({ phoneNumber: erasedPhoneNumber(id) })

@@ -9,10 +9,18 @@ import * as schema from '../../db/schema';
 import { accountOwnerLookups, payers, paymentComplaints } from '../../db/schema';
 import type { TDb } from '../../db/database';
 import { ownAccount, ownPerson } from '../../testing/bvn';
-import { oneTapGrant, payerWithPasskey } from '../../testing/identity';
+import {
+  latestCode,
+  loginWithCode,
+  oneTapGrant,
+  openDiscovery,
+  payerWithPasskey,
+  sendCode,
+} from '../../testing/identity';
 import { grantedWithSharing } from '../../testing/payer-data';
 import { consentWithPayment, linkByTestTransfer } from '../../testing/payments';
-import { useTestApp, testClock } from '../../testing/test-app';
+import { createTestClient, useTestApp, testClock } from '../../testing/test-app';
+import { SAMPLE_FORM_INPUT } from '../../../domain/test-support/form-fixtures';
 import { ERASURE_JOB } from './erasure';
 import { EXPORT_JOB } from './requests';
 import { keptAfterErasure, PERSONAL_DATA_RULES } from './personal-data';
@@ -70,7 +78,47 @@ const notKept = (columns: string[]) =>
   });
 
 const clock = testClock('2031-06-02T09:00:00Z');
-const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
+const ctx = useTestApp({ clock, webhookDelivery: 'manual', payerRights: 'manual' });
+
+/**
+ * A merchant's form on a new consent, which `payer` signs in for (by code, naming the consent) and
+ * begins with `name` as their full name; the consent is never granted.
+ */
+async function formBegunNeverGranted(payer: { phone: string }, name: string): Promise<void> {
+  const client = await createTestClient(ctx.database);
+  const asMerchant = { authorization: client.authorization };
+  const form = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/forms',
+    headers: asMerchant,
+    payload: SAMPLE_FORM_INPUT,
+  });
+  expect(form.statusCode, form.body).toBe(201);
+  const { formId } = form.json<{ formId: string }>();
+  const consent = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/consents',
+    headers: asMerchant,
+    payload: { formId },
+  });
+  expect(consent.statusCode, consent.body).toBe(201);
+  const { consentId } = consent.json<{ consentId: string }>();
+  const discoveryId = await openDiscovery(ctx.app, { clientId: client.clientId, consentId });
+  expect((await sendCode(ctx.app, payer.phone)).statusCode).toBe(200);
+  const signedIn = await loginWithCode(ctx.app, {
+    phone: payer.phone,
+    code: await latestCode(ctx.app, payer.phone),
+    discoveryId,
+    clientId: client.clientId,
+  });
+  expect(signedIn.statusCode, signedIn.body).toBe(200);
+  const saved = await ctx.app.inject({
+    method: 'PUT',
+    url: '/api/form/sections/about',
+    payload: { consentId, clientId: client.clientId, answers: { fullName: name } },
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+}
 
 describe('an erasure', () => {
   it('leaves the payer’s data in no column but those a legal hold keeps', async () => {
@@ -90,10 +138,11 @@ describe('an erasure', () => {
     });
     expect(refunded.statusCode, refunded.body).toBe(201);
     const complaintWords = 'My sister Ngozi Eze was charged from my salary account twice';
+    // Sent with an Idempotency-Key: its first answer, which repeats the words, is stored.
     const complained = await ctx.app.inject({
       method: 'POST',
       url: '/api/users/complaints',
-      headers: payer.headers,
+      headers: { ...payer.headers, 'idempotency-key': 'complaint-1' },
       payload: {
         paymentId: paid.paymentId,
         category: 'charged_twice',
@@ -110,6 +159,9 @@ describe('an erasure', () => {
       ownerBvnHash: null,
       lookedUpAt: clock.now(),
     });
+    // A merchant's form the payer signed in for and began, its consent never granted.
+    const formAnswer = 'Chidinma Adaobi Nwosu';
+    await formBegunNeverGranted(payer, formAnswer);
     // A copy asked for first: its sealed file is erased with the rest.
     const exported = await ctx.app.inject({
       method: 'POST',
@@ -126,6 +178,7 @@ describe('an erasure', () => {
       bvn: person.bvn,
       bvnHash: before!.bvnHash!,
       complaint: complaintWords,
+      formAnswer,
     };
     // Found before, where it is personal data: the scan sees what it looks for.
     expect(notKept(await columnsHolding(ctx.database.db, traces.phone))).toContain(
@@ -146,6 +199,10 @@ describe('an erasure', () => {
     for (const [what, value] of Object.entries(traces)) {
       expect(notKept(await columnsHolding(ctx.database.db, value)), what).toEqual([]);
     }
+    // The payer's own calls' stored answers go too: they do not wait to expire.
+    expect(await columnsHolding(ctx.database.db, complaintWords)).not.toContain(
+      'idempotency_keys.response',
+    );
     // No lookup of the payer's account is kept, whatever owner it named.
     const lookups = await ctx.database.db
       .select()

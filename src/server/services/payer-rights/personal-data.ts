@@ -125,6 +125,8 @@ export const PERSONAL_DATA_RULES: Record<string, Record<string, TColumnRule>> = 
   data_sharing_items: all('none', 'id consent_id category item'),
   idempotency_keys: {
     ...all('none', 'scope key fingerprint state created_at'),
+    // The payer's own calls' answers (scopes ending in their id) go with the erasure; the others,
+    // a merchant's or a consent link's, expire.
     response: 'expires',
   },
   payments: all(

@@ -10,5 +10,6 @@ export const requestView = (row: typeof payerRightsRequests.$inferSelect): TPaye
   receivedAt: row.receivedAt.toISOString(),
   dueAt: row.dueAt.toISOString(),
   doneAt: row.doneAt?.toISOString() ?? null,
+  expiresAt: row.expiresAt?.toISOString() ?? null,
   kept: row.kind === 'erasure' ? erasureKept() : null,
 });

@@ -12,6 +12,7 @@ import {
 import { formatPaymentDate } from '../../../domain/payment-date';
 import type {
   TPayerExportResponse,
+  TPayerRightsListedRequest,
   TPayerRightsRequest,
   TPayerRightsResponse,
 } from '../../../domain/schemas/payer-rights';
@@ -45,28 +46,47 @@ import { requestView } from './request-view';
 export const EXPORT_JOB = 'payer-rights.export';
 export const EXPORT_EXPIRY_JOB = 'payer-rights.expire-exports';
 
-async function requestsOf(db: TDb, payerId: string): Promise<TPayerRightsRequest[]> {
-  const rows = await db
+const requestRowsOf = (db: TDb, payerId: string) =>
+  db
     .select()
     .from(payerRightsRequests)
     .where(eq(payerRightsRequests.payerId, payerId))
     .orderBy(desc(payerRightsRequests.receivedAt), desc(payerRightsRequests.id));
-  return rows.map(requestView);
+
+async function requestsOf(db: TDb, payerId: string): Promise<TPayerRightsRequest[]> {
+  return (await requestRowsOf(db, payerId)).map(requestView);
+}
+
+/** The payer's own list: each ready copy with the link the SMS sent, while it opens the copy. */
+async function listedRequestsOf(
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'config'>,
+  payerId: string,
+): Promise<TPayerRightsListedRequest[]> {
+  const now = ctx.clock.now().getTime();
+  return Promise.all(
+    (await requestRowsOf(ctx.db, payerId)).map(async (row) => ({
+      ...requestView(row),
+      link:
+        row.exportSealed && row.expiresAt && row.expiresAt.getTime() > now
+          ? await exportLink(ctx, row.id)
+          : null,
+    })),
+  );
 }
 
 /** GET /api/users/data-requests: the payer's requests and whether their name may be corrected. */
 export async function listPayerRights(
-  db: TDb,
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'config'>,
   payerId: string,
 ): Promise<Omit<TPayerRightsResponse, 'success'>> {
-  const [payer] = await db
+  const [payer] = await ctx.db
     .select({ fullName: payers.fullName, bvnVerifiedAt: payers.bvnVerifiedAt })
     .from(payers)
     .where(eq(payers.id, payerId));
   if (!payer) throw new AppError('AUTH_TOKEN_UNAVAILABLE');
   const rule = nameCorrection({ bvnVerified: payer.bvnVerifiedAt !== null });
   return {
-    requests: await requestsOf(db, payerId),
+    requests: await listedRequestsOf(ctx, payerId),
     name: {
       fullName: payer.fullName,
       correctable: rule.correctable,
@@ -150,7 +170,7 @@ export function askErasure(
  * and records nothing.
  */
 export async function correctName(
-  ctx: Pick<TAppContext, 'db' | 'clock'>,
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'config'>,
   payerId: string,
   fullName: string,
 ): Promise<Omit<TPayerRightsResponse, 'success'>> {
@@ -174,7 +194,7 @@ export async function correctName(
       });
     }
   });
-  const answer = await listPayerRights(ctx.db, payerId);
+  const answer = await listPayerRights(ctx, payerId);
   if (!answer.name.correctable) throw new AppError('NAME_NOT_CORRECTABLE');
   return answer;
 }
@@ -191,6 +211,11 @@ async function exportMac(ctx: Pick<TAppContext, 'db' | 'config'>, requestId: str
     .update(exportLabel(requestId))
     .digest('base64url')
     .slice(0, 32);
+}
+
+/** The link to a prepared copy: its printable page, the token naming that copy alone. */
+async function exportLink(ctx: Pick<TAppContext, 'db' | 'config'>, requestId: string) {
+  return exportPageUrl(ctx.config.publicUrl, `${requestId}.${await exportMac(ctx, requestId)}`);
 }
 
 /**
@@ -212,10 +237,7 @@ export async function prepareExport(
   const file = await payerExport(ctx.db, payer.id, await requestsOf(ctx.db, payer.id), now);
   const sealed = sealText(JSON.stringify(file), await exportKey(ctx.db), exportLabel(requestId));
   const expiresAt = new Date(now.getTime() + EXPORT_LINK_TTL_MS);
-  const url = exportPageUrl(
-    ctx.config.publicUrl,
-    `${requestId}.${await exportMac(ctx, requestId)}`,
-  );
+  const url = await exportLink(ctx, requestId);
   const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
   const sms = await ctx.db.transaction(async (tx) => {
     const [done] = await tx

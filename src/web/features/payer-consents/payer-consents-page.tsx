@@ -1,6 +1,7 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { TPauseAction, TRevokeConsentRequest } from '../../../domain/schemas/payer-consents';
 import { usePayerConsentsQuery } from '../../api/payer-consents';
+import { clearSignIn, onSessionEnded } from '../../api/session';
 import { EXPORT_PAGE_PARAM, PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
@@ -149,6 +150,9 @@ export function PayerConsentsPage({
 }: TPayerConsentsPageProps) {
   const query = usePayerConsentsQuery(signedIn);
   const actions = useConsentActions({ signRevocation, signPause });
+  // A session the server ended (an erasure ends them all) signs the page out, whichever of its
+  // sections' calls learnt it: the payer sees the way to sign in, not sections that failed.
+  useEffect(() => (signedIn ? onSessionEnded(clearSignIn) : undefined), [signedIn]);
   // Opened from the SMS's cancel link: that page, signed in or not (removal-cancel.tsx).
   const [cancelToken] = useState(removalCancelToken);
   // Opened from the SMS receipt of a grant: that one consent, signed in or not.

@@ -1,13 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import {
+  copyOpensUntil,
   erasureKept,
   exportState,
   PAYER_RIGHTS_TEXTS as T,
   payerRightsLine,
 } from '../../../domain/payer-rights';
 import { formatPaymentDate } from '../../../domain/payment-date';
-import type { TPayerRightsRequest } from '../../../domain/schemas/payer-rights';
+import type { TPayerRightsListedRequest } from '../../../domain/schemas/payer-rights';
 import { payerRightsApi, payerRightsQueryKey, usePayerRightsQuery } from '../../api/payer-rights';
 import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
@@ -25,7 +26,17 @@ import './payer-data-rights.css';
 
 const day = (iso: string) => formatPaymentDate(iso) ?? iso;
 
-function RequestList({ requests }: { requests: TPayerRightsRequest[] }) {
+/** A ready copy's link, while it lasts, and until when: the SMS's link, here too. */
+function CopyLink({ request }: { request: TPayerRightsListedRequest }) {
+  if (!request.link || !request.expiresAt) return null;
+  return (
+    <span>
+      <a href={request.link}>{T.copyLink}</a>: {copyOpensUntil(request.expiresAt, day)}.
+    </span>
+  );
+}
+
+function RequestList({ requests }: { requests: TPayerRightsListedRequest[] }) {
   if (requests.length === 0) return null;
   return (
     <>
@@ -38,6 +49,7 @@ function RequestList({ requests }: { requests: TPayerRightsRequest[] }) {
               <span>
                 <strong>{line.label}</strong>: {line.state}
               </span>
+              <CopyLink request={request} />
               {request.kept ? (
                 <ul className="payer-rights-kept" aria-label={T.keptHeading}>
                   {request.kept.map((kept) => (
