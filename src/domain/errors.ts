@@ -367,6 +367,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This payment is refunded the way it was paid: send the refund without an account',
   },
+  REFUND_UNAVAILABLE_AT_PROVIDER: {
+    status: 409,
+    message: 'The provider that took this payment gives no refunds: refund the payer another way',
+  },
   // The payer's own consents (ours, docs/payer-consents.md): revoking what they granted.
   PAYER_CONSENT_NOT_FOUND: { status: 404, message: 'No consent of yours has this id' },
   CONSENT_NOT_REVOCABLE: {

@@ -192,7 +192,7 @@ export function paymentProviderFor(
   const registry = buildRegistry(
     config,
     { db, clock, sandboxCards: cards, deliverBvnCode },
-    (settlement, payments) => withOwnMandateSettlement(db, { ...payments, settlement }),
+    (settlement, adapters) => withOwnMandateSettlement(db, settlement, adapters),
   );
   const { payments } = registry;
   const sandboxTakesMoney = SANDBOX_CONTROLLED.some(

@@ -5,12 +5,14 @@
 // at Paystack, the provider the link names (account_links.debit_provider). A link that names no
 // provider (one made before it was kept) is debited at none: its collection is skipped and
 // counted unrouted, never sent to the sandbox. The books put the debit under Paystack, which took
-// it, whatever other links its account had. On PGlite and on PostgreSQL.
+// it, whatever other links its account had, and the merchant's refund of it goes to Paystack. On
+// PGlite and on PostgreSQL.
 import { eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accountLinks,
   futurePaymentCollections,
+  paymentRefunds,
   payments,
   sandboxDebits,
   smsQueue,
@@ -47,7 +49,7 @@ const ACCOUNTS = {
 
 let first: Awaited<ReturnType<typeof startTestApp>>;
 /** The kept link's collection, debited at Paystack by the test that restarts the server. */
-let collectedAtPaystack: { id: string; amount: number; link: TLink } | undefined;
+let collectedAtPaystack: { id: string; amount: number; link: TLink; payment: TGranted } | undefined;
 let restarted: Awaited<ReturnType<typeof secondServer>>;
 let paystack: TPaystackSimulator;
 const paystackEnv = () => ({
@@ -70,6 +72,7 @@ afterAll(async () => {
 
 type TPayer = Awaited<ReturnType<typeof payerWithPasskey>>;
 type TLink = NonNullable<Awaited<ReturnType<typeof accountLinkRow>>>;
+type TGranted = Awaited<ReturnType<typeof futureGranted>>;
 
 /** The payer links `account` at Paystack and approves its mandate at the bank's page. */
 async function linkAtPaystack(payer: TPayer, account: (typeof ACCOUNTS)[keyof typeof ACCOUNTS]) {
@@ -98,7 +101,7 @@ async function linkAtPaystack(payer: TPayer, account: (typeof ACCOUNTS)[keyof ty
 
 /** A consent of a new merchant for a future payment due in a day, granted from `accountId`. */
 async function futureGranted(payer: TPayer, accountId: string) {
-  const { consentId } = await grantedWithSharing({
+  const { consentId, merchant } = await grantedWithSharing({
     app: first.app,
     database: first.database,
     payer,
@@ -109,7 +112,7 @@ async function futureGranted(payer: TPayer, accountId: string) {
     .select({ id: payments.id })
     .from(payments)
     .where(eq(payments.consentId, consentId));
-  return payment!.id;
+  return { id: payment!.id, merchant };
 }
 
 /** The collection of `paymentId` made, due now, and its payer's notice sent a day before. */
@@ -138,8 +141,8 @@ describe('a server restarted with debits on the sandbox after Paystack took save
     const keptPayment = await futureGranted(payer, kept.accountId);
     const unnamedPayment = await futureGranted(payer, unnamed.accountId);
     await scheduleAndNotify(first.context);
-    const keptCollection = await dueAndNoticed(keptPayment);
-    const unnamedCollection = await dueAndNoticed(unnamedPayment);
+    const keptCollection = await dueAndNoticed(keptPayment.id);
+    const unnamedCollection = await dueAndNoticed(unnamedPayment.id);
     // A link made before its debit provider was kept, whose rows did not say who.
     await first.database.db
       .update(accountLinks)
@@ -185,7 +188,12 @@ describe('a server restarted with debits on the sandbox after Paystack took save
     });
     expect(await sandboxDebitsOf(unnamedCollection.id)).toEqual([]);
     expect(await sandboxDebitsOf(keptCollection.id)).toEqual([]);
-    collectedAtPaystack = { id: keptCollection.id, amount: keptCollection.amount, link: kept };
+    collectedAtPaystack = {
+      id: keptCollection.id,
+      amount: keptCollection.amount,
+      link: kept,
+      payment: keptPayment,
+    };
 
     // OneTap from the kept link on the restarted server: debited at Paystack.
     const consent = await consentWithPayment(app, first.database, { requiresAuth: true });
@@ -244,5 +252,28 @@ describe('a server restarted with debits on the sandbox after Paystack took save
     expect((await checked(`${id}.0`)).providerDifferences).toEqual([
       { holder: 'paystack', channel: 'debit', reference: `${id}.0`, provider: 0, books: amount },
     ]);
+  });
+
+  // Goes on from the collections above.
+  it('refunds the future payment Paystack debited at Paystack, never at the sandbox', async () => {
+    if (!collectedAtPaystack) throw new Error('The collection above was not debited');
+    const { payment } = collectedAtPaystack;
+    const since = paystack.requests.length;
+    const refunded = await restarted.app.inject({
+      method: 'POST',
+      url: `/api/v1/payments/${payment.id}/refunds`,
+      headers: { authorization: payment.merchant.authorization },
+      payload: { amount: 100_000 },
+    });
+    expect(refunded.statusCode, refunded.body).toBeLessThan(300);
+    const asked = paystack.requests
+      .slice(since)
+      .filter((r) => r.method === 'POST' && r.path === '/refund');
+    expect(asked).toHaveLength(1);
+    const refunds = await first.database.db
+      .select({ provider: paymentRefunds.provider })
+      .from(paymentRefunds)
+      .where(eq(paymentRefunds.paymentId, payment.id));
+    expect(refunds).toEqual([{ provider: 'paystack' }]);
   });
 });

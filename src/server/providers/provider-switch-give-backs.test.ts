@@ -4,12 +4,16 @@
 // same database with PAYOUT_PROVIDERS=sandbox. The requery of that give-back, and the give-back
 // sent again, still go to Paystack, the payouts provider kept for it (provider_references): the
 // simulator's requests and the sandbox's books show it. A debit never given back is asked of no
-// payouts provider, and its give-back then goes to the sandbox. On PGlite and on PostgreSQL.
+// payouts provider, and its give-back then goes to the sandbox. Restarted again with
+// MANDATE_PROVIDERS=sandbox, the settlement report still holds the debits Remita took on the
+// mandates it keeps, asked of Remita. On PGlite and on PostgreSQL.
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDatabase } from '../db/database';
-import { sandboxPayouts } from '../db/schema';
+import { accountLinks, payerAccounts, payers, paymentAttempts, sandboxPayouts } from '../db/schema';
+import { newLinkId } from '../services/linking/account-links';
+import { consentWithPayment } from '../testing/payments';
 import { SANDBOX_ACCOUNTS } from '../sandbox/fixtures';
 import { resolveAccountName } from '../testing/paystack-simulator/banks';
 import {
@@ -155,9 +159,11 @@ describe('a server restarted with PAYOUT_PROVIDERS=sandbox after Paystack paid a
     const since = paystack.requests.length;
 
     // Asked about: Paystack, which paid it, says it was given back.
-    expect(await remitaOf(app).debits.requeryDebit(taken.reference, taken.mandate)).toMatchObject(
-      { kind: 'taken', amount: 250_000, givenBack: true },
-    );
+    expect(await remitaOf(app).debits.requeryDebit(taken.reference, taken.mandate)).toMatchObject({
+      kind: 'taken',
+      amount: 250_000,
+      givenBack: true,
+    });
     expect(atPaystack(since, back)).toEqual([`GET /transfer/verify/${toPaystackReference(back)}`]);
 
     // Sent again (its answer lost, say): to Paystack, which answers the first payout.
@@ -194,4 +200,72 @@ describe('a server restarted with PAYOUT_PROVIDERS=sandbox after Paystack paid a
     });
     expect(atPaystack(since, back)).toEqual([]);
   });
+
+  // Goes on from the restart above.
+  it('still reports the debits Remita took once MANDATE_PROVIDERS names only the sandbox', async () => {
+    if (!restarted) throw new Error('The server above did not restart');
+    const taken = await debitTaken(restarted.app, AT_SANDBOX);
+    await recordedAsPaid(restarted.app, taken);
+
+    await restarted.close();
+    restarted = await secondServer(
+      {
+        database,
+        config: testConfig({ ...env(), PAYOUT_PROVIDERS: 'sandbox', MANDATE_PROVIDERS: 'sandbox' }),
+      },
+      clock,
+    );
+    const { providers } = restarted.app.appContext;
+    expect(usable(providers.payments.mandates).provider).toBe('sandbox');
+    const lines = await providers.payments.settlement.settlementReport();
+    expect(lines.filter((line) => line.reference === taken.reference)).toEqual([
+      {
+        channel: 'debit',
+        reference: taken.reference,
+        amount: 250_000,
+        givenBack: false,
+        provider: 'remita',
+      },
+    ]);
+  });
 });
+
+/**
+ * The rows of a saved-account payment whose debit Remita took (`taken`): the payer's account,
+ * its link on Remita's mandate, and the completed attempt the debit's reference is.
+ */
+async function recordedAsPaid(app: FastifyInstance, taken: Awaited<ReturnType<typeof debitTaken>>) {
+  const { account } = taken.reversal;
+  const now = clock.now();
+  const accountId = `acc_${taken.reference}`;
+  await database.db.insert(payers).values(PAYER).onConflictDoNothing();
+  await database.db
+    .insert(payerAccounts)
+    .values({ id: accountId, payerId: PAYER.id, ...account, bankName: 'Any Bank' });
+  await database.db.insert(accountLinks).values({
+    id: newLinkId(),
+    payerId: PAYER.id,
+    accountId,
+    route: 'auth_params',
+    state: 'active',
+    mandateProvider: 'remita',
+    debitProvider: 'remita',
+    debitAuthorization: taken.mandate,
+    activatedAt: now,
+    expiresAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const paid = await consentWithPayment(app, database, { amount: 250_000 });
+  await database.db.insert(paymentAttempts).values({
+    id: taken.reference,
+    paymentId: paid.paymentId,
+    consentId: paid.consentId,
+    method: 'account',
+    status: 'completed',
+    amount: 250_000,
+    payerId: PAYER.id,
+    provider: 'remita',
+    debitAccountId: accountId,
+  });
+}

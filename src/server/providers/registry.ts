@@ -73,7 +73,7 @@ export type TProviderRegistry = {
 export function buildRegistry(
   config: TConfig,
   deps: Omit<TAdapterDeps, 'payouts' | 'live' | 'sandboxAnswerDelayMs'>,
-  decorate: (settlement: TSettlementPort, payments: TPaymentProviders) => TSettlementPort = (
+  decorate: (settlement: TSettlementPort, adapters: readonly TAdapter[]) => TSettlementPort = (
     settlement,
   ) => settlement,
 ): TProviderRegistry {
@@ -95,7 +95,7 @@ export function buildRegistry(
   const registry = registryOf(config.providerLists, adapters);
   const payments = {
     ...registry.payments,
-    settlement: decorate(registry.payments.settlement, registry.payments),
+    settlement: decorate(registry.payments.settlement, registry.adapters),
   };
   built.registry = { ...registry, payments };
   return built.registry;

@@ -15,6 +15,7 @@ import {
   merchantEvents,
   payments,
 } from '../../db/schema';
+import { errorBody } from '../../../domain/errors';
 import { revocationSigningMessage } from '../../../domain/schemas/payer-consents';
 import { listOutbox } from '../../services/identity/sms-outbox';
 import { cancelFuturePayments } from '../../services/consents/payer-consents';
@@ -389,6 +390,16 @@ describe('a future payment on a Remita mandate', () => {
     expect(remita.accounts.at(-1)?.balanceKobo).toBe(100_000_000 - 1_500_000);
     // The sandbox bank, which serves the debits capability, debited nothing.
     expect(await sandboxBalanceOf(ctx.database, account)).toBe(sandboxBefore);
+    // Remita, which took it, gives no refunds: the merchant is told, and nothing is booked.
+    const refund = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/payments/${payment.id}/refunds`,
+      headers: { authorization: merchant.authorization },
+      payload: {},
+    });
+    expect(refund.json()).toEqual(errorBody('REFUND_UNAVAILABLE_AT_PROVIDER'));
+    expect(refund.statusCode).toBe(409);
+    expect(await ledgerKinds(ctx.database, payment.id)).toEqual(['future_payment_debit']);
   });
 
   it('links no account by Remita’s mandate outside a consent with future payments to pay', async () => {

@@ -5,8 +5,10 @@ import type {
   TDebitsPort,
   TPaymentProviders,
   TRequeryOutcome,
+  TSettlementLine,
   TSettlementPort,
 } from '../../providers/payments';
+import type { TAdapter } from '../../providers/descriptor';
 import { providerNamed } from '../../providers/adapters';
 import { isOff } from '../../providers/off';
 import { ProviderNotNamed } from './unrouted-rows';
@@ -117,50 +119,67 @@ function attemptDebits(registry: TProviderRegistry, provider: string) {
 }
 
 /**
- * The settlement report with the debits on the mandates capability's own mandates added (Remita
+ * The settlement report with the debits on the mandates providers keep themselves added (Remita
  * keeps no report by our reference): each debit we made on one, as its provider answers when
- * asked about it (a collection's try that succeeded, a saved-account payment's attempt). What
- * `npm run ledger:check` compares with the books; a debit the provider took that we never
- * recorded is not in it.
+ * asked about it (a collection's try that succeeded, a saved-account payment's attempt). Every
+ * built adapter keeping its own mandates is asked, whether or not MANDATE_PROVIDERS lists it
+ * now: the debits it took stay its own. What `npm run ledger:check` compares with the books; a
+ * debit the provider took that we never recorded is not in it.
  */
-export function withOwnMandateSettlement(db: TDb, payments: TPaymentProviders): TSettlementPort {
-  const { settlement, mandates } = payments;
+export function withOwnMandateSettlement(
+  db: TDb,
+  settlement: TSettlementPort,
+  adapters: readonly TAdapter[],
+): TSettlementPort {
+  const keepers = adapters.flatMap((adapter) => {
+    const own = adapter.mandates?.own;
+    return own ? [{ provider: adapter.name, debits: own.debits }] : [];
+  });
   return {
     provider: settlement.provider,
     async settlementReport(period) {
       const lines = [...(await settlement.settlementReport(period))];
-      const own = isOff(mandates) ? undefined : mandates.own;
-      if (!own) return lines;
-      const result: unknown = await db.execute(sql`
-        SELECT t->>'reference' AS reference, l.debit_authorization AS mandate
-        FROM future_payment_collections c
-        CROSS JOIN LATERAL jsonb_array_elements(c.tries) t
-        JOIN account_links l ON l.account_id = t->>'accountId'
-          AND l.mandate_provider = ${mandates.provider} AND l.debit_authorization IS NOT NULL
-        WHERE t->>'outcome' = 'succeeded'
-        UNION
-        SELECT a.id, l.debit_authorization
-        FROM payment_attempts a
-        JOIN account_links l ON l.account_id = a.debit_account_id
-          AND l.mandate_provider = ${mandates.provider} AND l.debit_authorization IS NOT NULL
-        WHERE a.provider = ${mandates.provider} AND a.method = 'account'`);
-      const seen = new Set<string>();
-      for (const row of (result as { rows: Array<{ reference: string; mandate: string }> }).rows) {
-        if (seen.has(row.reference)) continue;
-        const answer = await own.debits.requeryDebit(row.reference, row.mandate);
-        if (answer.kind !== 'taken') continue;
-        seen.add(row.reference);
-        lines.push({
-          channel: 'debit',
-          reference: row.reference,
-          amount: answer.amount,
-          givenBack: answer.givenBack,
-          provider: mandates.provider,
-        });
-      }
+      for (const keeper of keepers) lines.push(...(await ownMandateDebitLines(db, keeper)));
       return lines;
     },
   };
+}
+
+/** The settlement lines of the debits `keeper` took on the mandates it keeps. */
+async function ownMandateDebitLines(
+  db: TDb,
+  keeper: { provider: string; debits: TDebitsPort },
+): Promise<TSettlementLine[]> {
+  const { provider, debits } = keeper;
+  const result: unknown = await db.execute(sql`
+    SELECT t->>'reference' AS reference, l.debit_authorization AS mandate
+    FROM future_payment_collections c
+    CROSS JOIN LATERAL jsonb_array_elements(c.tries) t
+    JOIN account_links l ON l.account_id = t->>'accountId'
+      AND l.mandate_provider = ${provider} AND l.debit_authorization IS NOT NULL
+    WHERE t->>'outcome' = 'succeeded'
+    UNION
+    SELECT a.id, l.debit_authorization
+    FROM payment_attempts a
+    JOIN account_links l ON l.account_id = a.debit_account_id
+      AND l.mandate_provider = ${provider} AND l.debit_authorization IS NOT NULL
+    WHERE a.provider = ${provider} AND a.method = 'account'`);
+  const lines: TSettlementLine[] = [];
+  const seen = new Set<string>();
+  for (const row of (result as { rows: Array<{ reference: string; mandate: string }> }).rows) {
+    if (seen.has(row.reference)) continue;
+    const answer = await debits.requeryDebit(row.reference, row.mandate);
+    if (answer.kind !== 'taken') continue;
+    seen.add(row.reference);
+    lines.push({
+      channel: 'debit',
+      reference: row.reference,
+      amount: answer.amount,
+      givenBack: answer.givenBack,
+      provider,
+    });
+  }
+  return lines;
 }
 
 /** A saved-account payment's attempt: its reference, who debited it, and the account. */

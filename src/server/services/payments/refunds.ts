@@ -13,7 +13,9 @@ import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import {
+  accountLinks,
   consents,
+  futurePaymentAccounts,
   futurePaymentCollections,
   paymentAttempts,
   paymentRefunds,
@@ -27,6 +29,7 @@ import { claimRows } from '../../jobs/claim-rows';
 import { book, ledgerAccount } from './ledger';
 import { drainClaims, RECONCILE_BATCH } from './lost-attempts';
 import { usable } from '../../providers/off';
+import { ProviderNotNamed } from './unrouted-rows';
 
 /*
  * A merchant's refunds of its paid payments (docs/payments.md "Refunds"), whole or in part, by
@@ -64,7 +67,10 @@ type TPaidBy = {
   sender: TTransferSender | null;
   /** Kobo the payment took. */
   paid: number;
-  /** The provider that took it, whose refunds port gives it back; null: new work's refunds. */
+  /**
+   * The provider that took it, whose refunds port gives it back; null: its row names none (a
+   * debit on a link made before its debit provider was kept).
+   */
   provider: string | null;
 };
 
@@ -75,28 +81,46 @@ const CHANNEL_OF = {
   bank_transfer: 'transfer',
 } as const satisfies Record<TRefundRow['method'], TRefundRow['channel']>;
 
+/**
+ * How a future payment was paid: its succeeded collection's debit, taken by the provider that
+ * debits the link it ran on (the bound account's mandate at the succeeded try's position: its
+ * debit_provider, as debitsFor sent it there and the ledger holds it).
+ */
+async function collectedBy(db: TDb, paymentId: string): Promise<TPaidBy | null> {
+  const [collection] = await db
+    .select()
+    .from(futurePaymentCollections)
+    .where(
+      and(
+        eq(futurePaymentCollections.paymentId, paymentId),
+        eq(futurePaymentCollections.status, 'succeeded'),
+      ),
+    );
+  const taken = collection?.tries.findLast((t) => t.outcome === 'succeeded');
+  if (!collection?.providerReference || !taken) return null;
+  const [link] = await db
+    .select({ debitProvider: accountLinks.debitProvider })
+    .from(futurePaymentAccounts)
+    .innerJoin(accountLinks, eq(accountLinks.id, futurePaymentAccounts.mandateId))
+    .where(
+      and(
+        eq(futurePaymentAccounts.paymentId, paymentId),
+        eq(futurePaymentAccounts.position, taken.position),
+      ),
+    );
+  return {
+    method: 'account',
+    channel: 'debit',
+    chargeReference: collection.providerReference,
+    sender: null,
+    paid: collection.amount,
+    provider: link?.debitProvider ?? null,
+  };
+}
+
 /** How an executed payment was paid: its completed attempt, or its succeeded collection. */
 async function paidBy(db: TDb, payment: typeof payments.$inferSelect): Promise<TPaidBy | null> {
-  if (payment.type === 'future') {
-    const [collection] = await db
-      .select()
-      .from(futurePaymentCollections)
-      .where(
-        and(
-          eq(futurePaymentCollections.paymentId, payment.id),
-          eq(futurePaymentCollections.status, 'succeeded'),
-        ),
-      );
-    if (!collection?.providerReference) return null;
-    return {
-      method: 'account',
-      channel: 'debit',
-      chargeReference: collection.providerReference,
-      sender: null,
-      paid: collection.amount,
-      provider: null,
-    };
-  }
+  if (payment.type === 'future') return collectedBy(db, payment.id);
   const [attempt] = await db
     .select()
     .from(paymentAttempts)
@@ -136,13 +160,16 @@ async function paidBy(db: TDb, payment: typeof payments.$inferSelect): Promise<T
 }
 
 /**
- * The refunds port of the provider that took a payment (a row names it), or new work's for a
- * collection: a provider this server no longer runs refuses (ProviderNotConfigured, 409).
+ * The refunds port of the provider that took a payment, as its row names it; never new work's,
+ * which never had the charge. A provider that gives no refunds (Remita) refuses
+ * (REFUND_UNAVAILABLE_AT_PROVIDER, 409); one this server no longer runs, or none named, refuses
+ * too (ProviderNotConfigured, ProviderNotNamed: 409).
  */
 function refundsOf(ctx: Pick<TRefundContext, 'providers'>, provider: string | null) {
-  return provider === null
-    ? usable(ctx.providers.payments.refunds)
-    : ctx.providers.registry.portOf(provider, 'refunds');
+  if (provider === null) throw new ProviderNotNamed('refunds');
+  const { refunds } = ctx.providers.registry.byName(provider, 'refunds');
+  if (!refunds) throw new AppError('REFUND_UNAVAILABLE_AT_PROVIDER');
+  return refunds;
 }
 
 /** The payment, if it belongs to the merchant; another merchant's reads as absent. */
@@ -174,7 +201,7 @@ async function reserve(
   ctx: TRefundContext,
   merchant: TMerchant,
   payment: typeof payments.$inferSelect,
-  paid: TPaidBy,
+  paid: TPaidBy & { provider: string },
   amount: number | null,
   reason: string | null,
   recordAlso?: TRecordWithRefund,
@@ -216,7 +243,7 @@ async function reserve(
         sender: paid.sender,
         amount: Number(held.amount),
         reason,
-        provider: refundsOf(ctx, paid.provider).provider,
+        provider: paid.provider,
         createdAt: now,
         askedAt: now,
       })
@@ -246,12 +273,13 @@ export async function requestRefund(
   if (payment.status !== 'executed') throw new AppError('PAYMENT_NOT_REFUNDABLE');
   const paid = await paidBy(ctx.db, payment);
   if (!paid) throw new AppError('PAYMENT_NOT_REFUNDABLE');
+  const { provider } = refundsOf(ctx, paid.provider);
   const sender = await refundAccount(ctx, paid, body.refundTo);
   const reserved = await reserve(
     ctx,
     merchant,
     payment,
-    { ...paid, sender },
+    { ...paid, sender, provider },
     body.amount ?? null,
     body.reason ?? null,
     recordAlso,
