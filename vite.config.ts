@@ -12,8 +12,8 @@ const outDir = path.resolve('dist/web');
  */
 const FIRST_SCREEN_MODULES = {
   route: 'src/web/app/routes/consent-route.tsx',
-  'auth-prompt': 'src/web/features/auth/auth-prompt.tsx',
-  'immediate-payment': 'src/web/features/payment/pay-now-screen.tsx',
+  'auth-prompt': 'src/web/features/auth/auth-prompt-view.tsx',
+  'immediate-payment': 'src/web/features/payment/pay-now-view.tsx',
   'side-panel': 'src/web/features/consent/consent-side-panel.tsx',
   settled: 'src/web/features/consent/settled-screens.ts',
   summary: 'src/web/features/consent/consent-overview.tsx',

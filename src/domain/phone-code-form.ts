@@ -4,7 +4,7 @@ import { isPhoneCodeFormat, toNigerianE164, ZFullName } from './schemas/auth';
 /*
  * The phone-code form (sign-up, and sign-in on a device without a passkey): the phone number
  * (and the name on sign-up), then the 6-digit code sent by SMS. Where it stands and what each
- * answer moves it to, for src/web/features/auth/phone-code-form.tsx to draw.
+ * answer moves it to, for src/web/features/auth/phone-code-form-view.tsx to draw.
  */
 
 export type TPhoneCodeIntent = 'sign-in' | 'sign-up';

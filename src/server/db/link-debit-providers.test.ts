@@ -10,7 +10,7 @@ import { accountLinks, payerAccounts, paymentAttempts } from './schema';
 import { signUp, testPhone } from '../testing/identity';
 import { consentWithPayment } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
-import { newLinkId } from '../services/linking/account-links';
+import { newLinkId } from '../services/linking/link-lifecycle';
 
 const clock = testClock(new Date());
 let ctx: Awaited<ReturnType<typeof startTestApp>>;

@@ -20,7 +20,7 @@ import {
 import { SANDBOX_PEOPLE } from '../sandbox/fixtures';
 import { runCollections, scheduleAndNotify } from '../services/payments/collection-runner';
 import { STALE_COLLECTION_MS } from '../services/payments/future-collections';
-import { newLinkId } from '../services/linking/account-links';
+import { newLinkId } from '../services/linking/link-lifecycle';
 import { checkLedger } from '../services/payments/ledger';
 import { linksNamingNoDebitProvider, nameDebitProvider } from '../services/payments/mandate-debits';
 import { verifyBvn } from '../testing/bvn';

@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSHED_TERMINAL_EXPIRY_MS } from '../../domain/pushed-terminal';
 import { accountLinks, merchantTerminals, payerAccounts, paymentAttempts } from '../db/schema';
-import { newLinkId } from '../services/linking/account-links';
+import { newLinkId } from '../services/linking/link-lifecycle';
 import { expireThreeDsLinks } from '../services/linking/link-challenges';
 import { reconcileLostLinkCharges } from '../services/linking/lost-link-charges';
 import { THREE_DS_ASK_AFTER_MS } from '../services/payments/card-payments';

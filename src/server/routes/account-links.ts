@@ -19,10 +19,10 @@ import { AppError } from '../services/app-error';
 import {
   confirmAccountLinkPayment,
   confirmAltMandate,
-  createAccountLink,
-  linkOriginOfPayment,
-  paperMandateOf,
-} from '../services/linking/account-links';
+} from '../services/linking/link-confirmation';
+import { createAccountLink } from '../services/linking/link-creation';
+import { paperMandateOf } from '../services/linking/link-mandates';
+import { linkOriginOfPayment } from '../services/linking/links-from-payments';
 import { escapeHtml, htmlPage } from './html-page';
 import { payerScope } from './payment-access';
 import { payerOf, requirePayer } from './payer-guard';

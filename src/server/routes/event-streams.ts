@@ -9,7 +9,7 @@ import type { TRouteContext } from '../context';
 import type { TEventHub } from '../events/event-hub';
 import { eventStreams, latestEventId } from '../events/event-log';
 import type { TStreamSlots } from '../events/stream-slots';
-import { assertOwnLink } from '../services/linking/account-links';
+import { assertOwnLink } from '../services/linking/link-confirmation';
 import { AppError } from '../services/app-error';
 import { issueStreamTicket, redeemStreamTicket } from '../services/event-stream-tickets';
 import { paymentEventsSeenBy } from '../services/payments/origin-views';

@@ -207,7 +207,7 @@ const preloadFetch = (href: string) =>
  * Asks the browser for the calls the consent page makes first while it still parses the page, so
  * their answers are there when the page's script asks (one request each, not two): the consent,
  * and the public config (the auth prompt's product name). URL, mode and credentials must be the
- * page's own (src/web/api/consent.ts consentReadPath, src/web/api/auth.ts; fetch's defaults:
+ * page's own (src/web/api/consent-calls.ts consentReadPath, src/web/api/auth.ts; fetch's defaults:
  * cors, same-origin) or the browser fetches twice. The consent only for one clientId and ids as
  * we issue them, whose URL is the same on both sides. Only for a page the server did not draw:
  * a drawn one carries the answers.

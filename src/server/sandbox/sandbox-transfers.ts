@@ -7,7 +7,8 @@ import {
   transferOutcomeMessage,
 } from './sandbox-bank';
 import type { TSandboxNotices } from './sandbox-notices';
-import { expireLinkTestTransfer, isAccountLinkReference } from '../services/linking/account-links';
+import { isAccountLinkReference } from '../services/linking/link-lifecycle';
+import { expireLinkTestTransfer } from '../services/linking/link-test-transfers';
 import { AppError } from '../services/app-error';
 import { expireTransferAttempt } from '../services/payments/transfer-payments';
 

@@ -2,7 +2,7 @@
 // schemas: the page's entry seeds them with the answers the server sent (app/page-answers.ts)
 // without loading zod.
 
-/** GET /api/consent/{id}?clientId= (api/consent.ts). */
+/** GET /api/consent/{id}?clientId= (api/consent-calls.ts). */
 export const consentQueryKey = (consentId: string, clientId: string) =>
   ['consent', consentId, clientId] as const;
 

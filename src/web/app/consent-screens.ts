@@ -3,10 +3,10 @@ import { preloadable } from '../ui/preloadable';
 
 /** The screens the consent page may show first (src/server/routes/pages.ts preloads them). */
 export const AuthPromptScreen = preloadable(() =>
-  import('../features/auth/auth-prompt').then((module) => module.AuthPrompt),
+  import('../features/auth/auth-prompt-view').then((module) => module.AuthPrompt),
 );
 export const PayNowScreen = preloadable(() =>
-  import('../features/payment/pay-now-screen').then((module) => module.PayNowScreen),
+  import('../features/payment/pay-now-view').then((module) => module.PayNowScreen),
 );
 
 /**
@@ -26,7 +26,7 @@ export const consentScreens: TConsentScreens = {
     import('../features/linking/save-card-prompt').then((module) => module.SaveCardPrompt),
   ),
   LinkAccountPanel: preloadable(() =>
-    import('../features/linking/linking-panel').then((module) => module.LinkingPanel),
+    import('../features/linking/linking-panel-view').then((module) => module.LinkingPanel),
   ),
   BvnVerification: preloadable(() =>
     import('../features/linking/bvn-step').then((module) => module.BvnVerification),

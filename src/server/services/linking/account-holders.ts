@@ -18,7 +18,7 @@ import { usable } from '../../providers/off';
  * the call itself is answered finds it. Meanwhile no link of the account can become active (the
  * activating statement checks the account's holder BVN against the payer's: heldUnderPayersBvn).
  * The answer is written in one statement on the pending check; a match then activates a link the
- * bank already confirmed, a refusal ends the account's open links (account-links.ts
+ * bank already confirmed, a refusal ends the account's open links (link-mandates.ts
  * answerAccountHolder). A holder confirmed as the payer, or refused, stays so: another attempt
  * reads it and asks nothing, and an attempt refused 409 changes nothing.
  */

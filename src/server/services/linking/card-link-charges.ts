@@ -9,7 +9,7 @@ import type { TDb } from '../../db/database';
 import { accountLinks } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
 import type { TCardsPort, TNoticedCharge, TRequeryOutcome } from '../../providers/payments';
-import { abandonLink, type TLinkRow } from './account-links';
+import { abandonLink, type TLinkRow } from './link-lifecycle';
 import { AppError } from '../app-error';
 import { book, ledgerAccount } from '../payments/ledger';
 

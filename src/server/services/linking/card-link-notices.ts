@@ -9,7 +9,7 @@ import { accountLinks, events, ledgerTransactions } from '../../db/schema';
 import { eventStreams } from '../../events/event-log';
 import type { TCardChargeOutcome, TNoticedCharge } from '../../providers/payments';
 import type { TSandboxNotices } from '../../sandbox/sandbox-notices';
-import { type TLinkRow } from './account-links';
+import type { TLinkRow } from './link-lifecycle';
 import { AppError } from '../app-error';
 import { cardFailureOf, threeDsAnswerOf, threeDsAttemptOf } from '../payments/card-payments';
 import {

@@ -13,7 +13,7 @@ import { ERROR_CATALOGUE, type TErrorCode } from '../../../domain/errors';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import type { TCardChargeOutcome, TCardSummary } from '../../providers/payments';
-import { activateLink, type TLinkRow } from './account-links';
+import { activateLink, type TLinkRow } from './link-lifecycle';
 import { obfuscateCard } from '../../../domain/card-number';
 import { AppError } from '../app-error';
 import { cardFailureOf, type TCardChargeResult, waitingResult } from '../payments/card-payments';

@@ -17,16 +17,10 @@ import type {
 } from '../../../domain/schemas/card';
 import type { TDb } from '../../db/database';
 import { accountLinks, paymentAttempts } from '../../db/schema';
-import {
-  linkFromPayment,
-  addPayerAccount,
-  emitProgress,
-  findAccountAtBank,
-  isAccountLinkReference,
-  newLinkId,
-  openLink,
-  settleLink,
-} from './account-links';
+import { addPayerAccount, findAccountAtBank } from './account-at-bank';
+import { emitProgress, isAccountLinkReference, newLinkId, openLink } from './link-lifecycle';
+import { settleLink } from './link-mandates';
+import { linkFromPayment } from './links-from-payments';
 import { holderOfAccount, type TOwnerLookups } from './account-owners';
 import { assertAccountUnderPayersBvn } from './bvn-ownership';
 import { AppError } from '../app-error';

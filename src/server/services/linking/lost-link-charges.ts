@@ -12,7 +12,7 @@ import {
   settleLinkCharge,
   type TChargingLink,
 } from './card-link-charges';
-import type { TLinkRow } from './account-links';
+import type { TLinkRow } from './link-lifecycle';
 
 /*
  * Card links whose test charge's money may be out with no word of it (docs/accounts.md "Linking

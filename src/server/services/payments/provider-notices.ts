@@ -5,12 +5,9 @@ import { paymentAttempts, transferNotices } from '../../db/schema';
 import type { TDb } from '../../db/database';
 import type { TProviderNotice, TRawNotice, TTransferNoticeAnswer } from '../../providers/payments';
 import { AppError } from '../app-error';
-import {
-  answerAccountHolder,
-  applyBankMandate,
-  creditLinkTestTransfer,
-  isAccountLinkReference,
-} from '../linking/account-links';
+import { isAccountLinkReference } from '../linking/link-lifecycle';
+import { answerAccountHolder, applyBankMandate } from '../linking/link-mandates';
+import { creditLinkTestTransfer } from '../linking/link-test-transfers';
 import { settleNoticedLinkCharge } from '../linking/card-link-notices';
 import { settleNoticedThreeDs } from './card-payments';
 import { settleNoticedCharge } from './lost-attempts';

@@ -23,7 +23,7 @@ import {
 } from '../../db/schema';
 import type { TRefundOutcome, TRefundRequery, TTransferSender } from '../../providers/payments';
 import { AppError } from '../app-error';
-import { findAccountAtBank } from '../linking/account-links';
+import { findAccountAtBank } from '../linking/account-at-bank';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { claimRows } from '../../jobs/claim-rows';
 import { book, ledgerAccount } from './ledger';

@@ -12,7 +12,7 @@ import { useSession } from './use-session';
 // offer after it on the links), so the consent page's auth prompt, whose code loads before the
 // page takes it over (vite.config.ts FIRST_SCREEN_MODULES), comes without them.
 const PhoneCodeForm = preloadable(() =>
-  import('./phone-code-form').then((module) => module.PhoneCodeForm),
+  import('./phone-code-form-view').then((module) => module.PhoneCodeForm),
 );
 const CreatePasskeyStep = preloadable(() =>
   import('./create-passkey-step').then((module) => module.CreatePasskeyStep),

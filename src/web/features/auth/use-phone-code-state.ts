@@ -7,7 +7,7 @@ import {
 import type { TLoginResponse } from '../../../domain/schemas/auth';
 import type { TSignInContext } from './sign-in-context';
 
-// The phone-code form's props and state, shared by the form (phone-code-form.tsx) and its two
+// The phone-code form's props and state, shared by the form (phone-code-form-view.tsx) and its two
 // steps (phone-code-steps.tsx). Where the form stands is the domain's reducer
 // (src/domain/phone-code-form.ts).
 

@@ -1,7 +1,7 @@
 import type { TConsent } from '../../../domain/schemas/consent';
 import type { TConsentScreens, TEmbedReports, TPayNowPrompts } from '../../contracts/consent-slots';
 
-/** What the consent flow (consent-flow.tsx) and its steps (consent-flow-steps.tsx) are given. */
+/** What the consent flow (consent-flow-view.tsx) and its steps (consent-flow-steps.tsx) are given. */
 export type TConsentFlowProps = {
   consent: TConsent;
   clientId: string;

@@ -51,7 +51,7 @@ export const loadSettledScreens = () =>
 
 /** The steps of a signed-in payer's consent: their own chunk, loaded when first shown. */
 const ConsentFlow = preloadable(() =>
-  import('./consent-flow').then((module) => module.ConsentFlow),
+  import('./consent-flow-view').then((module) => module.ConsentFlow),
 );
 
 /**

@@ -13,7 +13,7 @@ import { PAYER_CONSENTS_LINK, PAYER_CONSENTS_PATH } from '../../../domain/payer-
 import type { TConsent } from '../../../domain/schemas/consent';
 import { ApiError } from '../../api/api-error';
 import { usePublicConfig } from '../../api/auth';
-import { useConsentQuery } from '../../api/consent';
+import { useConsentQuery } from '../../api/consent-calls';
 import type {
   TConsentScreens,
   TEmbedReports,
@@ -21,7 +21,7 @@ import type {
   TPostToParent,
 } from '../../contracts/consent-slots';
 import { ScreenMain } from '../../ui/screen-main';
-import { ConsentHeader, MerchantByline } from './consent-header';
+import { ConsentHeader, MerchantByline } from './consent-header-view';
 import {
   consentPageScreen,
   loadSettledScreens,

@@ -18,7 +18,7 @@ import { grantOutcome } from '../../../domain/grant-outcome';
 import type { TConsent } from '../../../domain/schemas/consent';
 import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { ApiError, isApiError } from '../../api/api-error';
-import { consentApi } from '../../api/consent';
+import { consentApi } from '../../api/consent-calls';
 import { paymentsApi, usePaymentQuery } from '../../api/payments';
 import type { TConsentScreens, TEmbedReports } from '../../contracts/consent-slots';
 

@@ -8,7 +8,11 @@ import {
 import { formatNaira } from '../../../domain/money';
 import { formatLagosDateTime } from '../../../domain/payment-date';
 import type { TDebitNotice } from '../../../domain/schemas/debit-notices';
-import { debitNoticeApi, debitNoticeQueryKey, useDebitNoticeQuery } from '../../api/debit-notices';
+import {
+  debitNoticeApi,
+  debitNoticeQueryKey,
+  useDebitNoticeQuery,
+} from '../../api/debit-notice-calls';
 import { Button } from '../../ui/button';
 import { FormError } from '../../ui/form-error';
 import { Spinner } from '../../ui/spinner';

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { formStepFooter } from '../../../domain/forms';
 import type { TFormAnswers, TFormField, TFormFileSummary } from '../../../domain/schemas/form';
-import { useFormQuery, type TFormTarget } from '../../api/forms';
+import { useFormQuery, type TFormTarget } from '../../api/form-calls';
 import type { TFormStepProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { TFormAnswers, TFormFileSummary } from '../../../domain/schemas/form';
 import { isApiError } from '../../api/api-error';
-import { formsApi } from '../../api/forms';
+import { formsApi } from '../../api/form-calls';
 
 export type TSaveState =
   { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'failed'; message: string };

@@ -18,7 +18,7 @@ import type { TUserAccount } from '../../../domain/schemas/user-account';
 import { Button } from '../../ui/button';
 import { paperMandateFormOfAccount } from '../../../domain/paper-mandate';
 import { BankLogo } from './bank-logo';
-import { PaperMandateFormLink } from './paper-mandate';
+import { PaperMandateFormLink } from './paper-mandate-view';
 
 export type TAccountListProps = {
   accounts: readonly TUserAccount[];

@@ -24,7 +24,7 @@ import {
   PaymentStep,
   VerificationForm,
 } from './linking-steps';
-import { MandateFormSuccess } from './paper-mandate';
+import { MandateFormSuccess } from './paper-mandate-view';
 import { SelectStep } from './select-step';
 
 /** The test charge a linked card gets, said before its details are asked (spec §2 card_entry). */

@@ -14,7 +14,7 @@ import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
 import { AccountList } from './account-list';
 import { BvnVerification } from './bvn-step';
-import { LinkingPanel } from './linking-panel';
+import { LinkingPanel } from './linking-panel-view';
 import './linking.css';
 
 /** The id a grant names an account by; only linked accounts have one worth choosing. */

@@ -16,7 +16,7 @@ import {
   type TPushedTerminalState,
 } from '../../../domain/pushed-terminal';
 import { ApiError } from '../../api/api-error';
-import { cardTerminalApi } from '../../api/card-terminal';
+import { cardTerminalApi } from '../../api/card-terminal-calls';
 import type { TPushedTerminalProps } from '../../contracts/consent-slots';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { sandboxReaderOutcome, type TTerminalTransaction } from '../../../domain/chip-terminal';
 import type { TSandboxFixturesResponse } from '../../../domain/schemas/sandbox';
 import { ApiError } from '../../api/api-error';
-import { cardTerminalApi } from '../../api/card-terminal';
+import { cardTerminalApi } from '../../api/card-terminal-calls';
 import { ReaderConnectError, readerEvents, type TReaderPort } from './reader-port';
 import {
   SandboxCardSlot,

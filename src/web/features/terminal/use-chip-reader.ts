@@ -6,7 +6,11 @@ import type { TChipTerminalAction, TChipTerminalState } from '../../../domain/ch
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TTerminalIds } from '../../../domain/schemas/card-terminal';
 import { ApiError } from '../../api/api-error';
-import { cardTerminalApi, sandboxFixturesQuery, useSandboxFixtures } from '../../api/card-terminal';
+import {
+  cardTerminalApi,
+  sandboxFixturesQuery,
+  useSandboxFixtures,
+} from '../../api/card-terminal-calls';
 import type { TChipTerminalProps } from '../../contracts/consent-slots';
 import { loadReaderDriver } from './load-reader-driver';
 import { ReaderConnectError, type TReaderEvent, type TReaderPort } from './reader-port';

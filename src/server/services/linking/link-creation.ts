@@ -1,0 +1,321 @@
+import { randomInt } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { TEST_CARD_CHARGE_MAX_KOBO, TEST_CARD_CHARGE_MIN_KOBO } from '../../../domain/constants';
+import { sameHolderName } from '../../../domain/account-ownership';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { keptTermsOf, type TMandateTerms } from '../../../domain/mandate-terms';
+import {
+  type TAccountLink,
+  type TPayInDetails,
+  mandateTypeOf,
+} from '../../../domain/schemas/account-link';
+import { capabilitiesOn, type TAppContext } from '../../context';
+import type { TDb } from '../../db/database';
+import { accountLinks } from '../../db/schema';
+import type { TMandateSetupPort, TTransfersInPort } from '../../providers/payments';
+import { AppError } from '../app-error';
+import { accountPageUrl } from '../page-urls';
+import { debitProviderOfNewLinks } from '../payments/mandate-debits';
+import {
+  askAccountHolder,
+  assertHolderMayBePayer,
+  claimHolderCheck,
+  keptHolder,
+} from './account-holders';
+import {
+  keepOwnMandate,
+  consentMandateTerms,
+  linksByOwnMandate,
+  mandatePayerOf,
+  newMandatesPort,
+  openOwnPaperMandate,
+} from './own-mandates';
+import { holderOfAccount, type TOwnerLookups } from './account-owners';
+import { isOff, usable, type TOffPort } from '../../providers/off';
+import {
+  type TLinkContext,
+  type TMandateRoute,
+  abandonLink,
+  openLink,
+  newLinkId,
+} from './link-lifecycle';
+import { findAccountAtBank, addPayerAccount } from './account-at-bank';
+import { answerAccountHolder, paperFormUrl } from './link-mandates';
+import { routeFor, LINK_TTL_MS } from './link-routes';
+
+/*
+ * Opening a link (POST /api/account-links/create, /api/transactionservicealt/create): the
+ * account checked at its bank, the link written, and only then the providers asked what it
+ * needs: its holder's check, a one-time account, the alternate service's mandate or a bank page.
+ */
+
+/**
+ * Asks the provider about the holder of a link's account once the link and its pending check are
+ * written: an answer at once is recorded as its notice's would be. A provider that fails ends the
+ * link (502 ACCOUNT_LINK_CREATE_FAILED), its check left pending for a notice of a question that
+ * may have reached it. An account refused, at once or by a notice that came first, has had its
+ * open links ended with the answer: 403 ACCOUNT_NOT_YOURS.
+ */
+async function proveHolderAtProvider(
+  ctx: TLinkContext,
+  payerId: string,
+  linkId: string,
+  account: { institutionCode: string; accountNumber: string },
+): Promise<void> {
+  let answer;
+  try {
+    answer = await askAccountHolder(ctx, payerId, account);
+  } catch (error) {
+    const failed = ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message;
+    await abandonLink(ctx.db, linkId, ctx.clock.now(), failed);
+    throw error;
+  }
+  if (answer !== 'pending') {
+    // The whole number fits as its own mask: the answer is about this very account.
+    await answerAccountHolder(ctx, {
+      kind: 'account_holder',
+      payerId,
+      institutionCode: account.institutionCode,
+      accountNumberMask: account.accountNumber,
+      matches: answer === 'matches',
+    });
+  }
+  if ((await keptHolder(ctx.db, payerId, account))?.holderCheck === 'differs') {
+    throw new AppError('ACCOUNT_NOT_YOURS');
+  }
+}
+
+/**
+ * POST /api/account-links/create and /api/transactionservicealt/create (`service: 'alt'`): checks
+ * the account with its bank, adds it to the payer's accounts and opens one link for it, and only
+ * then asks the providers what the link needs (its holder's check, its mandate or account). One
+ * attempt per account at a time (the one-open index: a concurrent second is 409 and asks the
+ * providers nothing), and none for an account this payer already linked.
+ */
+export async function createAccountLink(
+  ctx: TLinkContext & Pick<TAppContext, 'capabilities'> & TOwnerLookups,
+  payerId: string,
+  input: {
+    accountNumber: string;
+    institutionCode: string;
+    accountName: string;
+    consentId?: string;
+  },
+  service: 'any' | 'alt',
+): Promise<TAccountLink> {
+  const { db, clock, providers } = ctx;
+  const { accountNumber, institutionCode } = input;
+  // A bank whose mandates the mandates provider new work is routed to keeps (Remita) links by its
+  // OTP, on a mandate that allows what the consent it is linked for grants. That provider is
+  // named on the link from its first row: every later call and debit of the mandate goes there.
+  const newMandates = await newMandatesPort(providers);
+  const byOwnMandate = linksByOwnMandate(newMandates, institutionCode);
+  const keeper = byOwnMandate && !isOff(newMandates) ? newMandates.provider : null;
+  const termsAt = clock.now();
+  const terms = byOwnMandate ? await ownMandateTermsFor(db, input.consentId, termsAt) : undefined;
+  const { bank, found } = await findAccountAtBank(ctx, input);
+  if (!sameHolderName(found.accountName, input.accountName)) {
+    throw new AppError('ACCOUNT_NAME_MISMATCH');
+  }
+  const holder = await holderOfAccount(ctx, payerId, input, found.bvn, input.consentId ?? null);
+  const payerBvnHash = await assertHolderMayBePayer(db, payerId, input, holder);
+  const route = routeFor(found.integrations, service, {
+    mandates: usable(providers.payments.debits).debitMandates,
+    on: capabilitiesOn(ctx.capabilities),
+  });
+  const linkRoute: TMandateRoute = byOwnMandate ? 'auth_params' : route;
+  const now = clock.now();
+  const accountId = await addPayerAccount(db, payerId, { ...input, bank, found, holder }, now);
+  const linkId = newLinkId();
+  const testAmount =
+    linkRoute === 'test_transfer'
+      ? randomInt(TEST_CARD_CHARGE_MIN_KOBO, TEST_CARD_CHARGE_MAX_KOBO + 1)
+      : null;
+  // The link and the holder check it needs are written before any provider is asked, so an
+  // answer that comes before the call's own finds them.
+  const check = await db.transaction(async (tx) => {
+    await openLink(tx, {
+      id: linkId,
+      payerId,
+      accountId,
+      route: linkRoute,
+      // The bank has the payer's part of a paper mandate once they sign the form.
+      state: linkRoute === 'paper' ? 'awaiting_authorisation' : 'created',
+      debitProvider: keeper ?? debitProviderOfNewLinks(providers.payments),
+      mandateProvider: keeper,
+      testAmount,
+      expiresAt: new Date(now.getTime() + LINK_TTL_MS[linkRoute]),
+      createdAt: now,
+      updatedAt: now,
+    });
+    return claimHolderCheck(tx, accountId, payerBvnHash);
+  });
+  if (check === 'ask') await proveHolderAtProvider(ctx, payerId, linkId, input);
+
+  const link: TAccountLink = {
+    id: linkId,
+    payInDetails: null,
+    authParams: [],
+    mandateType: mandateTypeOf(linkRoute),
+    remitaTransRef: null,
+    requestId: null,
+    remitaLogoUrl: null,
+    formUrl: null,
+  };
+  const failed = ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message;
+  if (linkRoute === 'test_transfer' && testAmount !== null) {
+    let payIn;
+    try {
+      payIn = await (
+        await linkTransfersIn(providers)
+      ).openTransferAccount({
+        reference: linkId,
+        amount: testAmount,
+        accountName: `${ctx.config.productName} account check`,
+      });
+    } catch {
+      await abandonLink(db, linkId, clock.now(), failed);
+      throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
+    }
+    // The link lasts as long as the account its transfer goes to.
+    await db
+      .update(accountLinks)
+      .set({ payInAccountNumber: payIn.accountNumber, expiresAt: payIn.expiresAt })
+      .where(eq(accountLinks.id, linkId));
+    const payInDetails: TPayInDetails = {
+      amount: testAmount,
+      accountNumber: payIn.accountNumber,
+      beneficiary: payIn.accountName,
+      bankName: payIn.bankName,
+      paymentId: linkId,
+      sourceAccount: accountNumber,
+    };
+    return { ...link, payInDetails };
+  }
+  if (linkRoute === 'auth_params') {
+    return openAltMandate(ctx, link, {
+      ...{ payerId, institutionCode, accountNumber },
+      mandates: byOwnMandate ? newMandates : providers.payments.mandates,
+      terms: terms && { terms, at: termsAt },
+    });
+  }
+  const mandates = usable(providers.payments.debits).debitMandates;
+  if (linkRoute === 'bank_page' && mandates.kind === 'bank_page') {
+    let opened;
+    try {
+      opened = await mandates.open({
+        payerId,
+        institutionCode,
+        accountNumber,
+        returnUrl: accountPageUrl(ctx.config.publicUrl),
+      });
+    } catch {
+      await abandonLink(db, linkId, clock.now(), failed);
+      throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
+    }
+    await db
+      .update(accountLinks)
+      .set({ providerReference: opened.providerReference })
+      .where(eq(accountLinks.id, linkId));
+    return { ...link, formUrl: opened.formUrl };
+  }
+  return { ...link, formUrl: paperFormUrl(ctx, linkId) };
+}
+
+/**
+ * Where a link's test transfer account is opened (docs/routing.md): the first transfers-in
+ * provider that is healthy. Its notice answers the money by the provider that sent it, so nothing
+ * later needs the link to name it. No provider: the capability is off, and says so.
+ */
+async function linkTransfersIn(providers: TLinkContext['providers']): Promise<TTransfersInPort> {
+  const { registry, health } = providers;
+  const candidates = registry.lists.transfersIn.filter((name) =>
+    registry.adapters.some((adapter) => adapter.name === name && adapter.transfersIn),
+  );
+  const [first] = (await health.route({ capability: 'transfersIn' }, candidates)).order;
+  const newWork = providers.payments.transfersIn;
+  if (first === undefined || first === newWork.provider) return usable(newWork);
+  return registry.portOf(first, 'transfersIn');
+}
+
+/**
+ * The alternate service's mandate of a new link (route auth_params): its auth parameters, or the
+ * provider's printable form where the bank activates its mandates only at the branch. A provider
+ * that fails ends the link (ACCOUNT_LINK_CREATE_FAILED); one that cannot mandate the account
+ * too (ACCOUNT_NOT_SUPPORTED).
+ */
+async function openAltMandate(
+  { db, clock }: Pick<TLinkContext, 'db' | 'clock'>,
+  link: TAccountLink,
+  request: {
+    payerId: string;
+    institutionCode: string;
+    accountNumber: string;
+    /** Who sets the mandate up: the provider the link names, where it keeps its own. */
+    mandates: TMandateSetupPort | TOffPort;
+    /** What the mandate allows, as of when they were read. */
+    terms: { terms: TMandateTerms; at: Date } | undefined;
+  },
+): Promise<TAccountLink> {
+  const { payerId, institutionCode, accountNumber } = request;
+  const terms = request.terms?.terms;
+  const linkId = link.id;
+  const mandates = usable(request.mandates);
+  if (request.terms) {
+    // Kept before the bank is asked: a grant that would have the mandate serve more is refused.
+    await db
+      .update(accountLinks)
+      .set({ mandateTerms: keptTermsOf(request.terms.terms, request.terms.at) })
+      .where(eq(accountLinks.id, linkId));
+  }
+  let mandate;
+  let paper = null;
+  try {
+    const payer = await mandatePayerOf(db, payerId);
+    mandate = await mandates.requestAltMandate({
+      reference: linkId,
+      institutionCode,
+      accountNumber,
+      payer,
+      ...(terms ? { terms } : {}),
+    });
+    // A bank that activates its provider's mandates only at the branch: the provider's form.
+    if (!mandate) {
+      paper = await openOwnPaperMandate(db, mandates, {
+        ...{ linkId, institutionCode, accountNumber, payer, terms },
+        now: clock.now(),
+      });
+    }
+  } catch {
+    await abandonLink(db, linkId, clock.now(), ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message);
+    throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
+  }
+  if (paper) return { ...link, mandateType: 'paper', formUrl: paper.formUrl };
+  if (!mandate) {
+    await abandonLink(db, linkId, clock.now(), ERROR_CATALOGUE.ACCOUNT_NOT_SUPPORTED.message);
+    throw new AppError('ACCOUNT_NOT_SUPPORTED');
+  }
+  const { providerReference, authReference, requestId, logoUrl, authParams } = mandate;
+  await db
+    .update(accountLinks)
+    .set({ remitaTransRef: authReference, requestId })
+    .where(eq(accountLinks.id, linkId));
+  if (providerReference) {
+    await keepOwnMandate(db, linkId, { provider: mandates.provider, providerReference });
+  }
+  return { ...link, remitaTransRef: authReference, requestId, remitaLogoUrl: logoUrl, authParams };
+}
+
+/**
+ * The terms of a provider's own mandate for the consent the account is linked for; none named,
+ * or one with no future payment to grant, is 409 MANDATE_NEEDS_CONSENT, before anything opens.
+ */
+async function ownMandateTermsFor(
+  db: TDb,
+  consentId: string | undefined,
+  now: Date,
+): Promise<TMandateTerms> {
+  const terms = consentId ? await consentMandateTerms(db, consentId, now) : null;
+  if (!terms) throw new AppError('MANDATE_NEEDS_CONSENT');
+  return terms;
+}

@@ -1,0 +1,206 @@
+import { and, eq, gt, inArray, lte, type SQL } from 'drizzle-orm';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import {
+  ACCOUNT_LINK_PROGRESS_EVENT,
+  type TAccountLinkProgressEvent,
+  type MANDATE_STATES,
+} from '../../../domain/schemas/account-link';
+import type { TAppContext } from '../../context';
+import { randomId } from '../../crypto/secret-hash';
+import type { TDb } from '../../db/database';
+import { accountLinks } from '../../db/schema';
+import { appendEvent, eventStreams } from '../../events/event-log';
+import { AppError } from '../app-error';
+import { isUniqueViolation } from '../../db/database-errors';
+import { heldUnderPayersBvn, payersBvnHash } from './bvn-ownership';
+
+/*
+ * Linking a payer's bank account (spec §2 "Account-linking panel", §4, §7; docs/accounts.md):
+ * each attempt is an account link whose mandate is authorised by a test transfer, the alternate
+ * service's auth parameters, or a signed paper form, as the bank's integrations allow. Every
+ * change of a link's state is one UPDATE … WHERE state IN (…) RETURNING, in the transaction of
+ * its progress event and ledger entries; an expired link is moved to `expired` when next touched.
+ * Here: a link's id, its states and transitions, and the moves every way of linking shares.
+ */
+
+export type TLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
+export type TLinkRow = typeof accountLinks.$inferSelect;
+
+export type TMandateState = (typeof MANDATE_STATES)[number];
+export type TLinkRoute = TLinkRow['route'];
+/** The routes this service opens; card links are made by the card flow. */
+export type TMandateRoute = Exclude<TLinkRoute, 'card'>;
+
+/** Link ids name the one-time account of a test transfer, so the bank's notice finds its link. */
+const LINK_ID_PREFIX = 'alk';
+
+export const isAccountLinkReference = (reference: string): boolean =>
+  reference.startsWith(`${LINK_ID_PREFIX}_`);
+
+/** A new link's id: 16 random bytes, so the id alone admits whoever holds it to a paper form. */
+export const newLinkId = (): string => randomId(LINK_ID_PREFIX, 16);
+
+export const OPEN_STATES = ['created', 'awaiting_authorisation'] as const satisfies TMandateState[];
+
+/**
+ * The mandate's transitions (spec §4 panel; docs/accounts.md "Mandate states"). A link is
+ * created `created`, or `awaiting_authorisation` when the bank already has the payer's part (a
+ * paper mandate).
+ */
+export const MANDATE_TRANSITIONS = {
+  /** 'I've made the transfer' before the test transfer arrived: the bank is now awaited. */
+  transferClaimed: { from: ['created'], to: 'awaiting_authorisation' },
+  /** The test transfer arrived, the auth parameters were right, or the bank approved the form. */
+  activate: { from: OPEN_STATES, to: 'active' },
+  /** Its expiry passed first (seen when the link is next touched). */
+  expire: { from: OPEN_STATES, to: 'expired' },
+  /** The fifth wrong auth parameters, a provider that failed to open it, or a link made moot. */
+  cancel: { from: OPEN_STATES, to: 'cancelled' },
+} as const satisfies Record<string, { from: readonly TMandateState[]; to: TMandateState }>;
+
+type TTransition = keyof typeof MANDATE_TRANSITIONS;
+
+/** Whether a link still waits for its proof (created or awaiting authorisation). */
+export const isOpen = (state: TMandateState) => (OPEN_STATES as readonly string[]).includes(state);
+
+/** Moves a link along one edge in one statement: null when it was not in a `from` state. */
+export async function moveLink(
+  db: TDb,
+  linkId: string,
+  edge: TTransition,
+  now: Date,
+  also?: SQL,
+): Promise<TLinkRow | null> {
+  const { from, to } = MANDATE_TRANSITIONS[edge];
+  const [row] = await db
+    .update(accountLinks)
+    // Whatever a card link's test charge waited for ends with the edge.
+    .set({
+      state: to,
+      chargeStage: null,
+      updatedAt: now,
+      // An active link records the BVN it was made under (docs/identity.md "The BVN").
+      ...(to === 'active' ? { activatedAt: now, bvnHash: payersBvnHash } : {}),
+    })
+    .where(
+      and(
+        eq(accountLinks.id, linkId),
+        inArray(accountLinks.state, [...from]),
+        // Only an account held under the payer's verified BVN becomes theirs, checked as it moves.
+        to === 'active' ? heldUnderPayersBvn : undefined,
+        also,
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+export function emitProgress(tx: TDb, event: TAccountLinkProgressEvent): Promise<number> {
+  return appendEvent(tx, {
+    stream: eventStreams.accountLink(event.accountLinkId),
+    type: ACCOUNT_LINK_PROGRESS_EVENT,
+    data: event,
+  });
+}
+
+/**
+ * Activates an open, unexpired link inside `tx`, with its `completed` event. null when the link
+ * was not open (any more). No other link of the account can be active: the one-live index lets
+ * an account hold one open or active link.
+ */
+export async function activateLink(
+  tx: TDb,
+  linkId: string,
+  now: Date,
+  also?: SQL,
+): Promise<TLinkRow | null> {
+  const row = await moveLink(
+    tx,
+    linkId,
+    'activate',
+    now,
+    and(gt(accountLinks.expiresAt, now), also),
+  );
+  if (row) await emitProgress(tx, { accountLinkId: linkId, status: 'completed' });
+  return row;
+}
+
+/**
+ * Why a new link of the account lost to the one-live index: the account is linked (409
+ * ACCOUNT_ALREADY_LINKED) or another attempt is open (409 ACCOUNT_LINK_IN_PROGRESS). The index
+ * decided; this read only names its reason.
+ */
+export async function liveLinkConflict(db: TDb, accountId: string): Promise<AppError> {
+  const [active] = await db
+    .select({ id: accountLinks.id })
+    .from(accountLinks)
+    .where(and(eq(accountLinks.accountId, accountId), eq(accountLinks.state, 'active')))
+    .limit(1);
+  return new AppError(active ? 'ACCOUNT_ALREADY_LINKED' : 'ACCOUNT_LINK_IN_PROGRESS');
+}
+
+/**
+ * Ends a link the provider could not open, so the account is free for another attempt. False
+ * when it was not open any more.
+ */
+export async function abandonLink(
+  db: TDb,
+  linkId: string,
+  now: Date,
+  message: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (!(await moveLink(tx, linkId, 'cancel', now))) return false;
+    await emitProgress(tx, { accountLinkId: linkId, status: 'failed', message });
+    return true;
+  });
+}
+
+export async function readLink(db: TDb, linkId: string): Promise<TLinkRow | null> {
+  const [row] = await db.select().from(accountLinks).where(eq(accountLinks.id, linkId));
+  return row ?? null;
+}
+
+/**
+ * Opens a link for its account in one transaction: an attempt left past its expiry gives way; an
+ * account already linked is ACCOUNT_ALREADY_LINKED; another attempt still open is
+ * ACCOUNT_LINK_IN_PROGRESS (the one-open index decides, so of concurrent opens one wins).
+ */
+export async function openLink(
+  db: TDb,
+  link: typeof accountLinks.$inferInsert & { accountId: string; createdAt: Date },
+): Promise<void> {
+  const now = link.createdAt;
+  await db.transaction(async (tx) => {
+    // An attempt left past its expiry gives way to this one.
+    const stale = await tx
+      .update(accountLinks)
+      .set({ state: MANDATE_TRANSITIONS.expire.to, chargeStage: null, updatedAt: now })
+      .where(
+        and(
+          eq(accountLinks.accountId, link.accountId),
+          inArray(accountLinks.state, [...MANDATE_TRANSITIONS.expire.from]),
+          lte(accountLinks.expiresAt, now),
+        ),
+      )
+      .returning({ id: accountLinks.id });
+    for (const { id } of stale) {
+      await emitProgress(tx, {
+        accountLinkId: id,
+        status: 'failed',
+        message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
+      });
+    }
+    // A savepoint: the insert's unique violation leaves `tx` usable to name its reason.
+    const inserted = await tx
+      .transaction(async (savepoint) => {
+        await savepoint.insert(accountLinks).values(link);
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      });
+    if (!inserted) throw await liveLinkConflict(tx, link.accountId);
+  });
+}

@@ -1,0 +1,207 @@
+import { and, eq, inArray, isNotNull, lte } from 'drizzle-orm';
+import { ERROR_CATALOGUE } from '../../../domain/errors';
+import type { TDb } from '../../db/database';
+import { accountLinks, payerAccounts, payers } from '../../db/schema';
+import type { TMandateSetupPort, TProviderNotice } from '../../providers/payments';
+import { answerHolderCheck } from './account-holders';
+import { usable } from '../../providers/off';
+import {
+  type TLinkContext,
+  type TLinkRow,
+  moveLink,
+  emitProgress,
+  activateLink,
+  readLink,
+  isOpen,
+  OPEN_STATES,
+} from './link-lifecycle';
+
+/*
+ * Where a link's mandate stands at the provider that keeps it (docs/accounts.md): a link is
+ * settled before it is answered (its expiry, a paper form approved, a bank-page mandate
+ * confirmed); the provider's notices of a bank-page mandate and of an account's holder move its
+ * links; and the printable paper mandate reads it.
+ */
+
+/**
+ * The mandates port of the provider that keeps `link`'s mandate: the one the link names (its
+ * own form's, or its OTP's: own-mandates.ts), whatever MANDATE_PROVIDER says now; a link that
+ * names none is new work's. A provider this server no longer runs: ProviderNotConfigured.
+ */
+export function mandatesOfLink(
+  providers: TLinkContext['providers'],
+  link: Pick<TLinkRow, 'mandateProvider'>,
+): TMandateSetupPort {
+  return link.mandateProvider
+    ? providers.registry.portOf(link.mandateProvider, 'mandates')
+    : usable(providers.payments.mandates);
+}
+
+/**
+ * Brings a link up to date before it is answered: past its expiry it becomes `expired`; a paper
+ * mandate the bank approved meanwhile becomes `active` (docs/accounts.md "Paper mandates").
+ */
+export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLinkRow> {
+  if (!isOpen(link.state)) return link;
+  const now = ctx.clock.now();
+  if (link.expiresAt.getTime() <= now.getTime()) {
+    const expired = await ctx.db.transaction(async (tx) => {
+      const row = await moveLink(tx, link.id, 'expire', now, lte(accountLinks.expiresAt, now));
+      if (row) {
+        await emitProgress(tx, {
+          accountLinkId: link.id,
+          status: 'failed',
+          message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
+        });
+      }
+      return row;
+    });
+    return expired ?? (await readLink(ctx.db, link.id)) ?? link;
+  }
+  if (link.route === 'paper') {
+    const status = await mandatesOfLink(ctx.providers, link)
+      .paperMandateStatus({
+        // A provider's own form's mandate was set up with its own reference (own-mandates.ts).
+        reference: link.mandateProvider ? (link.requestId ?? link.id) : link.id,
+        issuedAt: link.createdAt,
+        providerReference: link.providerReference,
+      })
+      // The bank not answering leaves the mandate where it stands; the next read asks again.
+      .catch(() => 'pending' as const);
+    if (status === 'approved') {
+      await ctx.db.transaction((tx) => activateLink(tx, link.id, now));
+      return (await readLink(ctx.db, link.id)) ?? link;
+    }
+  }
+  const mandates = usable(ctx.providers.payments.debits).debitMandates;
+  if (link.route === 'bank_page' && link.providerReference && mandates.kind === 'bank_page') {
+    const status = await mandates
+      .status(link.providerReference)
+      // The provider not answering leaves the mandate where it stands; the next read asks again.
+      .catch(() => ({ kind: 'pending' }) as const);
+    if (status.kind === 'active') {
+      await applyBankMandate(ctx, {
+        providerReference: link.providerReference,
+        authorization: status.authorization,
+      });
+      return (await readLink(ctx.db, link.id)) ?? link;
+    }
+  }
+  return link;
+}
+
+/**
+ * The bank confirmed a mandate the payer approved at its page (the provider's notice, or its
+ * answer when asked): the authorisation is kept on the open link, and the link becomes active in
+ * the same transaction if its account is held under the payer's BVN; while the provider's holder
+ * check has not answered, it stays open and that answer activates it (answerAccountHolder).
+ */
+export async function applyBankMandate(
+  ctx: Pick<TLinkContext, 'db' | 'clock'>,
+  mandate: { providerReference: string; authorization: string },
+): Promise<'applied' | 'unchanged' | 'ignored'> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [link] = await tx
+      .update(accountLinks)
+      .set({ debitAuthorization: mandate.authorization, updatedAt: now })
+      .where(
+        and(
+          eq(accountLinks.providerReference, mandate.providerReference),
+          eq(accountLinks.route, 'bank_page'),
+          inArray(accountLinks.state, [...OPEN_STATES]),
+        ),
+      )
+      .returning({ id: accountLinks.id });
+    if (!link) {
+      const [known] = await tx
+        .select({ id: accountLinks.id })
+        .from(accountLinks)
+        .where(eq(accountLinks.providerReference, mandate.providerReference));
+      return known ? 'unchanged' : 'ignored';
+    }
+    await activateLink(tx, link.id, now);
+    return 'applied';
+  });
+}
+
+/** Activates inside `tx` the account's open bank-page link whose mandate its bank confirmed. */
+async function activateConfirmedMandates(tx: TDb, accountId: string, now: Date): Promise<void> {
+  const confirmed = await tx
+    .select({ id: accountLinks.id })
+    .from(accountLinks)
+    .where(
+      and(
+        eq(accountLinks.accountId, accountId),
+        eq(accountLinks.route, 'bank_page'),
+        inArray(accountLinks.state, [...OPEN_STATES]),
+        isNotNull(accountLinks.debitAuthorization),
+      ),
+    );
+  for (const { id } of confirmed) await activateLink(tx, id, now);
+}
+
+/**
+ * The provider's answer to its check of an account's holder (notice 'account_holder'): a match
+ * activates the account's link whose mandate the bank already confirmed; a refusal ends its open
+ * links with ACCOUNT_NOT_YOURS's words. Both in the transaction that records the answer.
+ */
+export async function answerAccountHolder(
+  ctx: Pick<TLinkContext, 'db' | 'clock'>,
+  notice: Extract<TProviderNotice, { kind: 'account_holder' }>,
+): Promise<'applied' | 'unchanged'> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const answered = await answerHolderCheck(tx, notice);
+    if (!answered) return 'unchanged';
+    if (notice.matches) {
+      await activateConfirmedMandates(tx, answered.accountId, now);
+      return 'applied';
+    }
+    const open = await tx
+      .select({ id: accountLinks.id })
+      .from(accountLinks)
+      .where(
+        and(
+          eq(accountLinks.accountId, answered.accountId),
+          inArray(accountLinks.state, [...OPEN_STATES]),
+        ),
+      );
+    for (const { id } of open) {
+      if (await moveLink(tx, id, 'cancel', now)) {
+        await emitProgress(tx, {
+          accountLinkId: id,
+          status: 'failed',
+          message: ERROR_CATALOGUE.ACCOUNT_NOT_YOURS.message,
+        });
+      }
+    }
+    return 'applied';
+  });
+}
+
+/** Where the printable form of a paper mandate is (GET /mandates/{id}). */
+export const paperFormUrl = (ctx: Pick<TLinkContext, 'config'>, linkId: string): string =>
+  new URL(`/mandates/${linkId}`, ctx.config.publicUrl).toString();
+
+/** What the printable paper mandate shows (GET /mandates/{id}); null unless it is one. */
+export async function paperMandateOf(ctx: TLinkContext, linkId: string) {
+  const [row] = await ctx.db
+    .select({ link: accountLinks, account: payerAccounts, payerName: payers.fullName })
+    .from(accountLinks)
+    .innerJoin(payerAccounts, eq(payerAccounts.id, accountLinks.accountId))
+    .innerJoin(payers, eq(payers.id, accountLinks.payerId))
+    .where(and(eq(accountLinks.id, linkId), eq(accountLinks.route, 'paper')));
+  if (!row) return null;
+  const link = await settleLink(ctx, row.link);
+  return {
+    reference: link.id,
+    state: link.state,
+    issuedAt: link.createdAt,
+    expiresAt: link.expiresAt,
+    payerName: row.payerName,
+    accountName: row.account.accountName,
+    accountNumber: row.account.accountNumber,
+    bankName: row.account.bankName,
+  };
+}
