@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDatabase } from '../db/database';
 import { accountLinks, payerAccounts, payers, paymentAttempts, sandboxPayouts } from '../db/schema';
-import { newLinkId } from '../services/linking/account-links';
+import { newLinkId } from '../services/linking/link-lifecycle';
 import { consentWithPayment } from '../testing/payments';
 import { SANDBOX_ACCOUNTS } from '../sandbox/fixtures';
 import { resolveAccountName } from '../testing/paystack-simulator/banks';
