@@ -1,5 +1,3 @@
-import { z } from 'zod';
-import { ZEncryptedCard } from '../../domain/schemas/card';
 import type { TStoredCard } from '../../domain/pay-now-state';
 
 /*
@@ -9,11 +7,29 @@ import type { TStoredCard } from '../../domain/pay-now-state';
  * for the server's key as the form sent them, never a clear field; another tab holds none.
  */
 
-const ZPinCard = z.object({
-  cardDetails: ZEncryptedCard,
-  saveCard: z.boolean(),
-  obfuscatedCard: z.string(),
-});
+/** The card's envelopes, each sealed for the server's key (the server opens and checks them). */
+const ENVELOPES = ['encryptedCardNumber', 'encryptedExpiryDate', 'encryptedCvv'] as const;
+const SEALED_PARTS = ['keyId', 'encryptedAesKey', 'iv', 'encryptedData', 'algorithm'] as const;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+const isSealed = (value: unknown) =>
+  isRecord(value) && SEALED_PARTS.every((part) => typeof value[part] === 'string');
+
+/**
+ * A kept card as this tab wrote it: checked by hand, not by the schema library, which the
+ * payment's first screen does not load (its budget, scripts/check-page-budget.ts).
+ */
+function isPinCard(value: unknown): value is TStoredCard {
+  if (!isRecord(value) || !isRecord(value.cardDetails)) return false;
+  const { cardDetails } = value;
+  return (
+    typeof value.saveCard === 'boolean' &&
+    typeof value.obfuscatedCard === 'string' &&
+    ENVELOPES.every((field) => isSealed(cardDetails[field])) &&
+    (cardDetails.encryptedPin === undefined || isSealed(cardDetails.encryptedPin))
+  );
+}
 
 const pinCardKey = (paymentId: string) => `oya-money-pin-card:${paymentId}`;
 
@@ -31,8 +47,8 @@ export function heldPinCard(paymentId: string): TStoredCard | null {
   try {
     const kept = window.sessionStorage.getItem(pinCardKey(paymentId));
     if (kept === null) return null;
-    const parsed = ZPinCard.safeParse(JSON.parse(kept));
-    return parsed.success ? parsed.data : null;
+    const parsed: unknown = JSON.parse(kept);
+    return isPinCard(parsed) ? parsed : null;
   } catch {
     return null;
   }
