@@ -242,7 +242,9 @@ async function reverseRemitaDebit(
     throw remitaNoAnswer('payment/stop', 'a debit taken goes back only to its account');
   }
   const back = giveBackReference(reference);
-  const paid = await (await giveBackPayouts(references, payouts, back)).payOut({
+  const paid = await (
+    await giveBackPayouts(references, payouts, back)
+  ).payOut({
     reference: back,
     institutionCode: account.institutionCode,
     accountNumber: account.accountNumber,
