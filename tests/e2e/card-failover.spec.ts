@@ -105,11 +105,15 @@ test("Paystack not answering: no Try Again until it says it took nothing, then T
   await page.getByRole('button', { name: 'Continue to PIN' }).click();
 
   // Paystack silent: the page waits while the server asks Paystack about the charge; nothing
-  // offers to charge the card again meanwhile.
-  await expect(page.getByText(STILL_ANSWERING)).toBeVisible();
+  // offers to charge the card again meanwhile. The charge call answers 'charging' once Paystack's
+  // own limit has passed and it was asked by reference: on a loaded machine, past the 30 s an
+  // expectation waits by default.
+  await expect(page.getByText(STILL_ANSWERING)).toBeVisible({ timeout: 120_000 });
   const failure = page.getByRole('alert').filter({ hasText: 'Payment Failed' });
   const tryAgain = page.getByRole('button', { name: 'Try Again' });
-  await expect(page.getByRole('progressbar', { name: 'Payment progress' })).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Payment progress' })).toBeVisible({
+    timeout: 120_000,
+  });
   // The reconciler asks Paystack about the charge (its verify by reference), once the charge
   // call has ended unanswered: Paystack silent, the charge stays unanswered.
   await expect
