@@ -270,10 +270,13 @@ describe('a server restarted with debits on the sandbox after Paystack took save
       .slice(since)
       .filter((r) => r.method === 'POST' && r.path === '/refund');
     expect(asked).toHaveLength(1);
-    const refunds = await first.database.db
-      .select({ provider: paymentRefunds.provider })
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.paymentId, payment.id));
-    expect(refunds).toEqual([{ provider: 'paystack' }]);
+    const refunds = () =>
+      first.database.db
+        .select({ provider: paymentRefunds.provider, status: paymentRefunds.status })
+        .from(paymentRefunds)
+        .where(eq(paymentRefunds.paymentId, payment.id));
+    // Paystack's word that it refunded comes by its notice; booked, the books balance at close.
+    await paystack.idle();
+    await expect.poll(refunds).toEqual([{ provider: 'paystack', status: 'processed' }]);
   });
 });
