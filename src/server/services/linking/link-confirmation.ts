@@ -21,7 +21,7 @@ import {
   type TLinkRow,
   type TLinkRoute,
   moveLink,
-  emitProgress,
+  endLink,
   activateLink,
   readLink,
   isOpen,
@@ -222,17 +222,13 @@ async function refuseWrongTry(
       formatErrorMessage('AUTH_PARAMS_INCORRECT', { tries: countNoun(left, 'try', 'tries') }),
     );
   }
-  const cancelled = await ctx.db.transaction(async (tx) => {
-    const row = await moveLink(tx, counted.id, 'cancel', ctx.clock.now());
-    if (row) {
-      await emitProgress(tx, {
-        accountLinkId: counted.id,
-        status: 'failed',
-        message: ERROR_CATALOGUE.AUTH_PARAMS_LOCKED.message,
-      });
-    }
-    return row;
-  });
+  const cancelled = await ctx.db.transaction((tx) =>
+    endLink(tx, counted.id, {
+      edge: 'cancel',
+      now: ctx.clock.now(),
+      message: ERROR_CATALOGUE.AUTH_PARAMS_LOCKED.message,
+    }),
+  );
   if (cancelled) throw new AppError('AUTH_PARAMS_LOCKED');
   return closedAnswer((await readLink(ctx.db, counted.id)) ?? counted);
 }

@@ -140,6 +140,22 @@ export async function liveLinkConflict(db: TDb, accountId: string): Promise<AppE
 }
 
 /**
+ * Moves a link along an edge that ends it (`also` narrowing the move as moveLink's does) and, in
+ * the caller's transaction, tells its page why: the link's failed event, with `message`. Null
+ * when the link was not where the edge starts any more (nothing said).
+ */
+export async function endLink(
+  tx: TDb,
+  linkId: string,
+  end: { edge: TTransition; now: Date; message: string; also?: SQL },
+): Promise<TLinkRow | null> {
+  const row = await moveLink(tx, linkId, end.edge, end.now, end.also);
+  if (row)
+    await emitProgress(tx, { accountLinkId: linkId, status: 'failed', message: end.message });
+  return row;
+}
+
+/**
  * Ends a link the provider could not open, so the account is free for another attempt. False
  * when it was not open any more.
  */
@@ -149,11 +165,8 @@ export async function abandonLink(
   now: Date,
   message: string,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    if (!(await moveLink(tx, linkId, 'cancel', now))) return false;
-    await emitProgress(tx, { accountLinkId: linkId, status: 'failed', message });
-    return true;
-  });
+  const ended = await db.transaction((tx) => endLink(tx, linkId, { edge: 'cancel', now, message }));
+  return ended !== null;
 }
 
 export async function readLink(db: TDb, linkId: string): Promise<TLinkRow | null> {

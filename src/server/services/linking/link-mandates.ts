@@ -8,8 +8,7 @@ import { usable } from '../../providers/off';
 import {
   type TLinkContext,
   type TLinkRow,
-  moveLink,
-  emitProgress,
+  endLink,
   activateLink,
   readLink,
   isOpen,
@@ -45,17 +44,14 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
   if (!isOpen(link.state)) return link;
   const now = ctx.clock.now();
   if (link.expiresAt.getTime() <= now.getTime()) {
-    const expired = await ctx.db.transaction(async (tx) => {
-      const row = await moveLink(tx, link.id, 'expire', now, lte(accountLinks.expiresAt, now));
-      if (row) {
-        await emitProgress(tx, {
-          accountLinkId: link.id,
-          status: 'failed',
-          message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
-        });
-      }
-      return row;
-    });
+    const expired = await ctx.db.transaction((tx) =>
+      endLink(tx, link.id, {
+        edge: 'expire',
+        now,
+        message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
+        also: lte(accountLinks.expiresAt, now),
+      }),
+    );
     return expired ?? (await readLink(ctx.db, link.id)) ?? link;
   }
   if (link.route === 'paper') {
@@ -168,13 +164,11 @@ export async function answerAccountHolder(
         ),
       );
     for (const { id } of open) {
-      if (await moveLink(tx, id, 'cancel', now)) {
-        await emitProgress(tx, {
-          accountLinkId: id,
-          status: 'failed',
-          message: ERROR_CATALOGUE.ACCOUNT_NOT_YOURS.message,
-        });
-      }
+      await endLink(tx, id, {
+        edge: 'cancel',
+        now,
+        message: ERROR_CATALOGUE.ACCOUNT_NOT_YOURS.message,
+      });
     }
     return 'applied';
   });
