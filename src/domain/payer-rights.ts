@@ -105,7 +105,6 @@ export const PAYER_RIGHTS_TEXTS = {
   intro:
     'You can get a copy of everything we hold about you, correct your name, or ask us to erase your data. We answer each request within a month.',
   download: 'Download my data',
-  downloadAsked: 'We are preparing your copy. We will send you a link by SMS when it is ready.',
   erase: 'Erase my data',
   eraseConfirm:
     'Erasing stops every active consent and its future payments, tells the merchants, and signs you out. Your name, number, BVN, passkeys, linked accounts and form answers are erased; what the law makes us keep stays, as listed below.',

@@ -60,6 +60,8 @@ async function downloadCopy(page: Page, phone: string) {
     timeout: JOB_ANSWERED_MS,
   });
   await expect(data).toContainText(/it opens your copy until \d{1,2} \w{3} \d{4}/);
+  // Ready is the one word on the copy: nothing left beside it says it is still being made.
+  await expect(data.getByText(/prepar/i)).toHaveCount(0);
   await expect(data.getByRole('listitem').filter({ hasText: 'Copy of your data' })).toContainText(
     /received \d{1,2} \w{3} \d{4}, done \d{1,2} \w{3} \d{4}/,
   );

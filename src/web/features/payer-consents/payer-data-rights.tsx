@@ -97,7 +97,9 @@ export function PayerDataRights() {
   const [proving, setProving] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const ask = async (call: () => Promise<unknown>, done: string) => {
+  // `done`: what the page says once asked; null where the request's own state, read again from
+  // the server, says it (a copy: 'Being prepared', then 'Ready'), so no second line goes stale.
+  const ask = async (call: () => Promise<unknown>, done: string | null) => {
     try {
       await withPasskeyProof(call, setProving);
       setNote(done);
@@ -106,7 +108,7 @@ export function PayerDataRights() {
     }
     await client.invalidateQueries({ queryKey: payerRightsQueryKey });
   };
-  const run = (call: () => Promise<unknown>, done: string) => {
+  const run = (call: () => Promise<unknown>, done: string | null) => {
     void ask(call, done);
   };
   const data = query.data;
@@ -122,7 +124,7 @@ export function PayerDataRights() {
           {exportState(latestCopy, new Date(), day)}
         </p>
       ) : null}
-      <Button variant="secondary" onClick={() => run(payerRightsApi.askExport, T.downloadAsked)}>
+      <Button variant="secondary" onClick={() => run(payerRightsApi.askExport, null)}>
         {T.download}
       </Button>
       {data ? (
