@@ -79,7 +79,7 @@ import { loggerOptions } from './log-redaction';
 import { SECRET_SETTINGS } from './providers/adapters';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type TRateLimits } from './rate-limits';
 import { applyResponseHeaders } from './response-headers';
-import { serverTimeoutOptions } from './server-timeouts';
+import { endConnectionsWhenClosing, serverTimeoutOptions } from './server-timeouts';
 import { useIdempotencyOption } from './routes/idempotency';
 import { openApiRoutes, registerOpenApi } from './openapi/openapi';
 import type { TMetrics } from './observability/metrics';
@@ -213,6 +213,7 @@ async function prepareRequestHandling(app: FastifyInstance, options: TAppOptions
   useIdempotencyOption(app, options.database.db);
   recordRouteTable(app);
   applyResponseHeaders(app, options.config);
+  endConnectionsWhenClosing(app);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody('NOT_FOUND')));
   answerWrongMethods(app);

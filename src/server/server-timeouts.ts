@@ -1,4 +1,5 @@
 import type { ServerOptions } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import type { TConfig } from './config';
 
 /** Node looks for requests past their time this often by default; see below. */
@@ -32,4 +33,24 @@ export function serverTimeoutOptions(timeouts: TConfig['timeouts']): {
       ),
     },
   };
+}
+
+/**
+ * Lets a closing server end its kept-alive connections at once. Node's close() ends only the
+ * connections idle at that moment; one whose request was under way (a provider's notice, a
+ * payer's call) would stay open after its answer until KEEP_ALIVE_TIMEOUT_MS ran out, holding the
+ * close (and a rolling restart) that long. From the close on, each answer says `connection:
+ * close`, and Node ends its connection once the answer is sent. A request that arrives on a kept
+ * connection after the close is answered 503 and closed by Fastify itself (return503OnClosing).
+ */
+export function endConnectionsWhenClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) void reply.header('connection', 'close');
+    return payload;
+  });
 }
