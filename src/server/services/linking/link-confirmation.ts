@@ -24,9 +24,8 @@ import {
   endLink,
   activateLink,
   readLink,
-  isOpen,
-  OPEN_STATES,
 } from './link-lifecycle';
+import { isOpen, OPEN_STATES } from '../../../domain/schemas/mandate-transitions';
 import { settleLink, mandatesOfLink } from './link-mandates';
 
 /*

@@ -3,8 +3,11 @@ import { ERROR_CATALOGUE } from '../../../domain/errors';
 import {
   ACCOUNT_LINK_PROGRESS_EVENT,
   type TAccountLinkProgressEvent,
-  type MANDATE_STATES,
 } from '../../../domain/schemas/account-link';
+import {
+  MANDATE_TRANSITIONS,
+  type TMandateEdge,
+} from '../../../domain/schemas/mandate-transitions';
 import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
@@ -20,13 +23,13 @@ import { heldUnderPayersBvn, payersBvnHash } from './bvn-ownership';
  * service's auth parameters, or a signed paper form, as the bank's integrations allow. Every
  * change of a link's state is one UPDATE … WHERE state IN (…) RETURNING, in the transaction of
  * its progress event and ledger entries; an expired link is moved to `expired` when next touched.
- * Here: a link's id, its states and transitions, and the moves every way of linking shares.
+ * Here: a link's id and the moves every way of linking shares; its states and transitions are
+ * the domain's (domain/schemas/mandate-transitions.ts).
  */
 
 export type TLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config'>;
 export type TLinkRow = typeof accountLinks.$inferSelect;
 
-export type TMandateState = (typeof MANDATE_STATES)[number];
 export type TLinkRoute = TLinkRow['route'];
 /** The routes this service opens; card links are made by the card flow. */
 export type TMandateRoute = Exclude<TLinkRoute, 'card'>;
@@ -40,34 +43,11 @@ export const isAccountLinkReference = (reference: string): boolean =>
 /** A new link's id: 16 random bytes, so the id alone admits whoever holds it to a paper form. */
 export const newLinkId = (): string => randomId(LINK_ID_PREFIX, 16);
 
-export const OPEN_STATES = ['created', 'awaiting_authorisation'] as const satisfies TMandateState[];
-
-/**
- * The mandate's transitions (spec §4 panel; docs/accounts.md "Mandate states"). A link is
- * created `created`, or `awaiting_authorisation` when the bank already has the payer's part (a
- * paper mandate).
- */
-export const MANDATE_TRANSITIONS = {
-  /** 'I've made the transfer' before the test transfer arrived: the bank is now awaited. */
-  transferClaimed: { from: ['created'], to: 'awaiting_authorisation' },
-  /** The test transfer arrived, the auth parameters were right, or the bank approved the form. */
-  activate: { from: OPEN_STATES, to: 'active' },
-  /** Its expiry passed first (seen when the link is next touched). */
-  expire: { from: OPEN_STATES, to: 'expired' },
-  /** The fifth wrong auth parameters, a provider that failed to open it, or a link made moot. */
-  cancel: { from: OPEN_STATES, to: 'cancelled' },
-} as const satisfies Record<string, { from: readonly TMandateState[]; to: TMandateState }>;
-
-type TTransition = keyof typeof MANDATE_TRANSITIONS;
-
-/** Whether a link still waits for its proof (created or awaiting authorisation). */
-export const isOpen = (state: TMandateState) => (OPEN_STATES as readonly string[]).includes(state);
-
 /** Moves a link along one edge in one statement: null when it was not in a `from` state. */
 export async function moveLink(
   db: TDb,
   linkId: string,
-  edge: TTransition,
+  edge: TMandateEdge,
   now: Date,
   also?: SQL,
 ): Promise<TLinkRow | null> {
@@ -147,7 +127,7 @@ export async function liveLinkConflict(db: TDb, accountId: string): Promise<AppE
 export async function endLink(
   tx: TDb,
   linkId: string,
-  end: { edge: TTransition; now: Date; message: string; also?: SQL },
+  end: { edge: TMandateEdge; now: Date; message: string; also?: SQL },
 ): Promise<TLinkRow | null> {
   const row = await moveLink(tx, linkId, end.edge, end.now, end.also);
   if (row)

@@ -11,9 +11,8 @@ import {
   endLink,
   activateLink,
   readLink,
-  isOpen,
-  OPEN_STATES,
 } from './link-lifecycle';
+import { isOpen, OPEN_STATES } from '../../../domain/schemas/mandate-transitions';
 
 /*
  * Where a link's mandate stands at the provider that keeps it (docs/accounts.md): a link is

@@ -5,7 +5,8 @@ import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import type { TTransferNoticeAnswer, TTransferSender } from '../../providers/payments';
 import { book, ledgerAccount } from '../payments/ledger';
-import { emitProgress, activateLink, isOpen, MANDATE_TRANSITIONS } from './link-lifecycle';
+import { isOpen, MANDATE_TRANSITIONS } from '../../../domain/schemas/mandate-transitions';
+import { emitProgress, activateLink } from './link-lifecycle';
 
 /*
  * A link's test transfer to its one-time account (docs/accounts.md): the provider's notice of the

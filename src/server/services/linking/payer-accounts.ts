@@ -22,7 +22,7 @@ import { AppError } from '../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { issueStreamTicket } from '../event-stream-tickets';
 import { openBvnAccounts } from '../identity/bvn';
-import { isOpen, OPEN_STATES } from './link-lifecycle';
+import { isOpen, OPEN_STATES } from '../../../domain/schemas/mandate-transitions';
 import { paperFormUrl, settleLink } from './link-mandates';
 import { keptHolder } from './account-holders';
 import { keptOwner } from './account-owners';
