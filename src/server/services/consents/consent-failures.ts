@@ -1,9 +1,12 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { CONSENT_TRANSITIONS } from '../../../domain/consent-lifecycle';
 import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
 import { consents, payments } from '../../db/schema';
 import { claimRows } from '../../jobs/claim-rows';
 import { recordConsentChange } from './consent-changes';
+
+const { expire } = CONSENT_TRANSITIONS;
 
 /*
  * 'consent.failed' (docs/webhooks.md): a consent that can no longer be granted. Its one cause is
@@ -11,11 +14,11 @@ import { recordConsentChange } from './consent-changes';
  * said otherwise); nothing else ends a pending consent without the payer, because a failed
  * payment leaves it pending for the payer to try again (docs/payments.md "The grant").
  *
- * The runner sweeps them on the clock: each batch is claimed and failed in one statement
- * (pending and due, rows another process holds skipped), with the audit row and the merchant's
- * event in that statement's transaction, so runners in several processes fail each consent once,
- * and of a grant and the sweep racing at the expiry exactly one changes the consent (both move
- * it only from pending).
+ * The runner sweeps them on the clock: each batch is claimed and failed in one statement along
+ * the lifecycle's `expire` edge (domain/consent-lifecycle.ts; pending and due, rows another
+ * process holds skipped), with the audit row and the merchant's event in that statement's
+ * transaction, so runners in several processes fail each consent once, and of a grant and the
+ * sweep racing at the expiry exactly one changes the consent (both move it only from pending).
  */
 
 /** What the merchant is told of a consent that expired unanswered. */
@@ -34,11 +37,11 @@ export async function failExpiredConsents(
   for (;;) {
     const claimed = await db.transaction(async (tx) => {
       const rows = await claimRows(tx, consents, {
-        due: and(eq(consents.status, 'pending'), lte(consents.expiresAt, now)),
-        still: eq(consents.status, 'pending'),
+        due: and(inArray(consents.status, [...expire.from]), lte(consents.expiresAt, now)),
+        still: inArray(consents.status, [...expire.from]),
         oldestBy: consents.expiresAt,
         limit: batch,
-        set: { status: 'failed' },
+        set: { status: expire.to },
       });
       // A payment made before the expiry stays paid: the merchant is told which, to fulfil or
       // refund the order (nothing is returned on its own).

@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import { isConsentAvailable } from '../../../domain/consent-availability';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TDeclineResponse, TGrantResponse } from '../../../domain/schemas/consent-api';
@@ -7,7 +6,7 @@ import type { TAppContext } from '../../context';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
-import { consents, futurePaymentAccounts } from '../../db/schema';
+import { futurePaymentAccounts } from '../../db/schema';
 import {
   debitImmediatePayment,
   linkedAccountsOf,
@@ -33,6 +32,7 @@ import {
 } from '../../jobs/sms-job';
 import { dataSharingExpiry } from '../../../domain/consent-record';
 import { insertConsentEvent } from './consent-changes';
+import { moveConsent } from './consent-moves';
 
 /*
  * The grant (spec §7 POST /api/consent/{consentId}/grant; docs/payments.md "The grant"): the payer
@@ -348,18 +348,13 @@ async function writeGrant(
 /** Moves the consent from pending to granted; false when it was no longer pending. */
 async function markGranted(tx: TDb, grant: TGrantWrite): Promise<boolean> {
   const { consentId, payerId, now } = grant;
-  const [row] = await tx
-    .update(consents)
-    .set({
-      status: 'granted',
-      grantedAt: now,
-      grantedBy: payerId,
-      // Data sharing lasts 12 months unless the payer confirms it again (data-sharing-expiry.ts).
-      dataSharingExpiresAt: grant.found.consent.dataSharing ? dataSharingExpiry(now) : null,
-    })
-    .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
-    .returning({ id: consents.id });
-  return row !== undefined;
+  const row = await moveConsent(tx, consentId, 'grant', {
+    grantedAt: now,
+    grantedBy: payerId,
+    // Data sharing lasts 12 months unless the payer confirms it again (data-sharing-expiry.ts).
+    dataSharingExpiresAt: grant.found.consent.dataSharing ? dataSharingExpiry(now) : null,
+  });
+  return row !== null;
 }
 
 /** Submits the consent's form response with the grant and tells the merchant it is complete. */
@@ -550,12 +545,7 @@ export async function declineConsent(
   await assertPaymentRequestPayer(db, consentId, payerId);
   const message = ERROR_CATALOGUE.CONSENT_REJECTED.message;
   const declined = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(consents)
-      .set({ status: 'declined' })
-      .where(and(eq(consents.id, consentId), eq(consents.status, 'pending')))
-      .returning({ id: consents.id });
-    if (!row) return false;
+    if (!(await moveConsent(tx, consentId, 'decline', {}))) return false;
     await insertConsentEvent(tx, {
       consentId,
       type: 'consent.declined',

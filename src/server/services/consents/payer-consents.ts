@@ -48,6 +48,7 @@ import {
   type TSmsOutbox,
 } from '../../jobs/sms-job';
 import { insertConsentEvent } from './consent-changes';
+import { moveConsent } from './consent-moves';
 
 /*
  * The payer's own consents (docs/payer-consents.md): the ones they granted while signed in,
@@ -389,17 +390,13 @@ async function writeRevocation(
   // Used up in the revocation's transaction: a second submission of this nonce waits for this
   // one to commit, then finds it used and the consent revoked.
   if (!(await useUpNonce(tx, revocation.nonce, now))) return { outcome: 'nonce-used' };
-  const [revoked] = await tx
-    .update(consents)
-    .set({ status: 'revoked', revokedAt: now })
-    .where(
-      and(
-        eq(consents.id, consentId),
-        eq(consents.grantedBy, session.payerId),
-        eq(consents.status, 'granted'),
-      ),
-    )
-    .returning({ clientId: consents.clientId });
+  const revoked = await moveConsent(
+    tx,
+    consentId,
+    'revoke',
+    { revokedAt: now },
+    eq(consents.grantedBy, session.payerId),
+  );
   if (!revoked) return { outcome: 'not-granted' };
   const cancelled = await cancelFuturePayments(tx, consentId, 'consent_revoked', now);
   await stopOwnMandatesOf(jobs, tx, cancelled.paymentIds, now);

@@ -1,23 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { isGrantedByPayment } from '../../../domain/granted-by-payment';
 import type { TDb } from '../../db/database';
-import { placeholdersFor, preparedQuery } from '../../db/prepared-queries';
 import type { TJobQueue } from '../../jobs/engine';
-import { consents } from '../../db/schema';
 import { publishAtCommit } from '../../events/database-event-bus';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { loadConsent } from './consents';
 import { grantRecord } from './consent-records';
 import { insertConsentEvent } from './consent-changes';
-
-/** A pending consent granted, in one statement: prepared once. */
-const prepareGrant = (db: TDb) =>
-  db
-    .update(consents)
-    .set({ status: 'granted', ...placeholdersFor(['grantedAt', 'grantedBy'] as const) })
-    .where(and(eq(consents.id, sql.placeholder('consentId')), eq(consents.status, 'pending')))
-    .returning({ merchantId: consents.merchantId })
-    .prepare('consent_grant_by_payment');
+import { moveConsent } from './consent-moves';
 
 /*
  * A consent whose every request is met by its payment is granted by the payment
@@ -41,8 +30,7 @@ export async function grantMetByPayment(
   const found = await loadConsent(tx, paid.consentId);
   if (!found || !isGrantedByPayment(found.consent)) return false;
   // The requests a consent makes never change; its status may, so it moves in one statement.
-  const [row] = await preparedQuery(tx, 'consent_grant_by_payment', prepareGrant).execute({
-    consentId: paid.consentId,
+  const row = await moveConsent(tx, paid.consentId, 'grant', {
     grantedAt: now,
     grantedBy: payerId,
   });

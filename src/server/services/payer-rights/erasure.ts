@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNotNull, isNull, like, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, like, or, sql } from 'drizzle-orm';
+import { CONSENT_TRANSITIONS } from '../../../domain/consent-lifecycle';
 import { ERASED_NAME, erasedPhoneNumber, type TLegalHold } from '../../../domain/payer-rights';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
@@ -35,6 +36,7 @@ import { recordMerchantEvent } from '../merchants/webhooks';
 import { removeStoredFile } from '../forms/form-files';
 import { insertConsentEvent, recordConsentChange } from '../consents/consent-changes';
 import { cancelFuturePayments } from '../consents/payer-consents';
+import { moveConsent } from '../consents/consent-moves';
 
 /*
  * A payer's erasure (docs/payer-rights.md "Erase my data"), in two steps:
@@ -61,12 +63,23 @@ export async function stopConsentsForErasure(
   payerId: string,
   now: Date,
 ): Promise<number> {
-  const revoked = await tx
-    .update(consents)
-    .set({ status: 'revoked', revokedAt: now })
-    .where(and(eq(consents.grantedBy, payerId), eq(consents.status, 'granted')))
-    .returning({ consentId: consents.id, clientId: consents.clientId });
-  for (const { consentId, clientId } of revoked) {
+  const granted = await tx
+    .select({ consentId: consents.id })
+    .from(consents)
+    .where(
+      and(
+        eq(consents.grantedBy, payerId),
+        inArray(consents.status, [...CONSENT_TRANSITIONS.revoke.from]),
+      ),
+    )
+    .orderBy(asc(consents.id));
+  let revoked = 0;
+  for (const { consentId } of granted) {
+    // Each moves on its own; one the payer revoked meanwhile is passed by.
+    const moved = await moveConsent(tx, consentId, 'revoke', { revokedAt: now });
+    if (!moved) continue;
+    revoked += 1;
+    const { clientId } = moved;
     const cancelled = await cancelFuturePayments(tx, consentId, 'consent_revoked', now);
     await stopOwnMandatesOf(jobs, tx, cancelled.paymentIds, now);
     await insertConsentEvent(tx, {
@@ -92,7 +105,7 @@ export async function stopConsentsForErasure(
       now,
     });
   }
-  return revoked.length;
+  return revoked;
 }
 
 /** Step 1: each merchant that received the payer's data by a consent, told of the erasure. */
