@@ -8,6 +8,7 @@ import {
   TEST_CARD_CHARGE_MIN_KOBO,
 } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
+import { MANDATE_TRANSITIONS } from '../../../domain/schemas/mandate-transitions';
 import type {
   TCardChargeResponse,
   TCardCompleteResponse,
@@ -160,7 +161,8 @@ async function supersedeStaleLinks(
 ): Promise<void> {
   const superseded = await tx
     .update(accountLinks)
-    .set({ state: 'cancelled', chargeStage: null, updatedAt: now })
+    // The lifecycle's cancel edge, narrowed to the card attempts below.
+    .set({ state: MANDATE_TRANSITIONS.cancel.to, chargeStage: null, updatedAt: now })
     .where(
       and(
         eq(accountLinks.accountId, of.accountId),
