@@ -18,7 +18,7 @@ import {
 import type { TAccountDebitOutcome, TRequeryOutcome } from '../../providers/payments';
 import { formatNaira } from '../../../domain/money';
 import { openSmsOutbox, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
-import { accountOrigin } from './settlements';
+import { accountOrigin } from './attempts/settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { mandateReferenceOf } from './account-debits';
 import { paymentSmsParties } from './payment-sms-parties';

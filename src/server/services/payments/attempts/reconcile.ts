@@ -1,17 +1,17 @@
 import { and, eq, gt, inArray, isNull, lt, type SQL } from 'drizzle-orm';
-import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
-import { isPushPastExpiry, PaymentRequestNotWithdrawn } from '../../../domain/pushed-terminal';
-import type { TErrorCode } from '../../../domain/errors';
-import type { TAppContext } from '../../context';
-import { paymentAttempts } from '../../db/schema';
+import { STEP_TEXT_AWAITING_3DS } from '../../../../domain/constants';
+import { isPushPastExpiry, PaymentRequestNotWithdrawn } from '../../../../domain/pushed-terminal';
+import type { TErrorCode } from '../../../../domain/errors';
+import type { TAppContext } from '../../../context';
+import { paymentAttempts } from '../../../db/schema';
 import {
   WITHDRAWN_REASON,
   type TCardSummary,
   type TPaymentRequestOutcome,
   type TPushTerminalPort,
   type TRequeryOutcome,
-} from '../../providers/payments';
-import { AppError } from '../app-error';
+} from '../../../providers/payments';
+import { AppError } from '../../app-error';
 import {
   ASKING_WINDOW_REASON,
   AT_THE_PROVIDER,
@@ -22,12 +22,12 @@ import {
   mayMove,
   namedStateOf,
   type TAttemptState,
-} from '../../../domain/payment-attempts';
-import { paidThePayment, type TCompletion } from './attempt-completion';
-import { requeryAttemptDebit } from './mandate-debits';
-import { failAttempt, inAttemptStates, moveAttempt, type TAttemptRow } from './attempt-lifecycle';
-import { nextCardProvider } from './card-failover';
-import { UNROUTED, unlessUnrouted } from './unrouted-rows';
+} from '../../../../domain/payment-attempts';
+import { paidThePayment, type TCompletion } from './completion';
+import { requeryAttemptDebit } from '../mandate-debits';
+import { failAttempt, inAttemptStates, moveAttempt, type TAttemptRow } from './moves';
+import { nextCardProvider } from '../card-failover';
+import { UNROUTED, unlessUnrouted } from '../unrouted-rows';
 import {
   debitedAccount,
   giveBack,

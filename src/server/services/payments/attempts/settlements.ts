@@ -1,17 +1,17 @@
 import { and, eq } from 'drizzle-orm';
-import { obfuscateCard } from '../../../domain/card-number';
-import type { TPaymentOrigin } from '../../../domain/schemas/consent';
-import type { TAppContext } from '../../context';
-import { payerAccounts, paymentAttempts, terminalPurchases } from '../../db/schema';
-import type { TCardSummary } from '../../providers/payments';
-import type { TAttemptRow } from './attempt-lifecycle';
-import { completeAttempt, paidThePayment, type TCompletion } from './attempt-completion';
-import { reverseAttemptDebit } from './mandate-debits';
+import { obfuscateCard } from '../../../../domain/card-number';
+import type { TPaymentOrigin } from '../../../../domain/schemas/consent';
+import type { TAppContext } from '../../../context';
+import { payerAccounts, paymentAttempts, terminalPurchases } from '../../../db/schema';
+import type { TCardSummary } from '../../../providers/payments';
+import type { TAttemptRow } from './moves';
+import { completeAttempt, paidThePayment, type TCompletion } from './completion';
+import { reverseAttemptDebit } from '../mandate-debits';
 
 /*
  * Booking what a provider took, for each way of paying (docs/payments.md "Reconciliation"): the
  * provider's own answer and the reconciler's requery book a success alike, in one transaction
- * with the payment's execution, its ledger entries and its events (attempt-completion.ts). Money taken
+ * with the payment's execution, its ledger entries and its events (completion.ts). Money taken
  * for a payment that another attempt paid first is booked back out and owed back to the payer
  * in that transaction (the attempt's `refund` is 'owed'), then given back at the provider; what
  * stays owed (no answer, a crash) the reconciler gives back later.

@@ -1,22 +1,22 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { isCalledOffPush, mayMove, namedStateOf } from '../../../domain/payment-attempts';
-import type { TPaymentOrigin } from '../../../domain/schemas/consent';
-import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
-import type { TDb } from '../../db/database';
-import { placeholdersFor, preparedQuery } from '../../db/prepared-queries';
-import type { TJobQueue } from '../../jobs/engine';
-import { consents, paymentAttempts, payments } from '../../db/schema';
-import { grantMetByPayment } from '../consents/payment-grants';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { isCalledOffPush, mayMove, namedStateOf } from '../../../../domain/payment-attempts';
+import type { TPaymentOrigin } from '../../../../domain/schemas/consent';
+import type { TPaymentStatusEvent } from '../../../../domain/schemas/payment';
+import type { TDb } from '../../../db/database';
+import { placeholdersFor, preparedQuery } from '../../../db/prepared-queries';
+import type { TJobQueue } from '../../../jobs/engine';
+import { consents, paymentAttempts, payments } from '../../../db/schema';
+import { grantMetByPayment } from '../../consents/payment-grants';
+import { recordMerchantEvent } from '../../merchants/webhooks';
 import {
   emitPaymentEvent,
   moveAttempt,
   moveAttempts,
   type TAttemptChange,
   type TAttemptRow,
-} from './attempt-lifecycle';
-import { book, ledgerAccount, type TLedgerTransactionKind } from './ledger';
-import { insertConsentEvent } from '../consents/consent-changes';
+} from './moves';
+import { book, ledgerAccount, type TLedgerTransactionKind } from '../ledger';
+import { insertConsentEvent } from '../../consents/consent-changes';
 
 /*
  * An attempt's completion (docs/payments.md "Completion"): the one place a payment becomes
