@@ -1,11 +1,8 @@
 import type { TAppContext } from '../../context';
 import { expireThreeDsLinks } from '../linking/link-challenges';
 import { reconcileLostLinkCharges } from '../linking/lost-link-charges';
-import {
-  reconcileLostAttempts,
-  reconcileOwedRefunds,
-  type TLostAnswer,
-} from './attempts/reconcile';
+import type { TLostAnswer } from './attempts/answers';
+import { reconcileLostAttempts, reconcileOwedRefunds } from './attempts/reconcile';
 import { expireThreeDsChallenges } from './card-payments';
 import { returnRefusedTransfers } from './provider-notices';
 import { reconcilePayouts } from './payouts';

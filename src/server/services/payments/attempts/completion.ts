@@ -9,9 +9,9 @@ import { consents, paymentAttempts, payments } from '../../../db/schema';
 import { grantMetByPayment } from '../../consents/payment-grants';
 import { recordMerchantEvent } from '../../merchants/webhooks';
 import {
+  closeOtherAttempts,
   emitPaymentEvent,
   moveAttempt,
-  moveAttempts,
   type TAttemptChange,
   type TAttemptRow,
 } from './moves';
@@ -232,20 +232,6 @@ async function oweBack(
       failureReason: 'paid_by_another_attempt',
       refund,
     },
-    now,
-  );
-}
-
-/**
- * Other ways the payer had started (an open transfer account, a charge waiting for its OTP) end
- * with the payment; money that still reaches them is returned or refunded.
- */
-async function closeOtherAttempts(tx: TDb, paymentId: string, now: Date): Promise<void> {
-  await moveAttempts(
-    tx,
-    eq(paymentAttempts.paymentId, paymentId),
-    'closedByPayment',
-    { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
     now,
   );
 }

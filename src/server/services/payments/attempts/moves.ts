@@ -19,8 +19,9 @@ import { attemptViewOf } from '../attempt-view';
 
 /*
  * An attempt's lifecycle (docs/payments.md): its creation, every change of its state along the
- * table of src/domain/payment-attempts.ts in one statement, its failure, and the stream event
- * each change writes. Its completion, which executes the payment, is completion.ts.
+ * table of src/domain/payment-attempts.ts in one statement, its failure, the closing of a paid
+ * payment's other attempts, and the stream event each change writes. Its completion, which
+ * executes the payment, is completion.ts.
  */
 
 export type TAttemptRow = typeof paymentAttempts.$inferSelect;
@@ -126,6 +127,21 @@ export async function moveAttempt(
     now,
   );
   return moved ?? null;
+}
+
+/**
+ * Other ways the payer had started (an open transfer account, a charge waiting for its OTP) end
+ * with the payment, in the transaction that executes it (completeAttempt); money that still
+ * reaches them is returned or refunded.
+ */
+export async function closeOtherAttempts(tx: TDb, paymentId: string, now: Date): Promise<void> {
+  await moveAttempts(
+    tx,
+    eq(paymentAttempts.paymentId, paymentId),
+    'closedByPayment',
+    { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
+    now,
+  );
 }
 
 /** Ends an attempt as failed, with the catalogue's code and message, and tells the stream. */
