@@ -237,7 +237,9 @@ async function failCollection(
 /**
  * Records a succeeded debit: the collection succeeded, the future payment executed with its
  * origin, the ledger's future_payment_debit, the audit row and future_payment.collected, in one
- * transaction. Null when the payment had been executed already: the debit must go back.
+ * transaction. Null when the payment had been executed already: the debit must go back. Not
+ * completeAttempt: a collection is no attempt, and it books, tells and gives back otherwise
+ * (docs/payments.md "Completion" says where).
  */
 async function succeedCollection(
   { db, jobs }: { db: TDb; jobs: TJobQueue },

@@ -19,10 +19,12 @@ import { book, ledgerAccount, type TLedgerTransactionKind } from '../ledger';
 import { insertConsentEvent } from '../../consents/consent-changes';
 
 /*
- * An attempt's completion (docs/payments.md "Completion"): the one place a payment becomes
- * executed. Every way of paying comes here with what its provider took, inside the transaction
- * that applies the answer (settlements.ts for a charge, a debit or a chip purchase; a transfer's
- * notice, transfer-payments.ts), and every row is written once:
+ * An attempt's completion (docs/payments.md "Completion"): the one place an attempt executes its
+ * payment (a future payment's collection has no attempt and executes its own, recordSuccess in
+ * future-collections.ts: the document says where the two differ). Every way of paying comes here
+ * with what its provider took, inside the transaction that applies the answer (settlements.ts for a
+ * charge, a debit or a chip purchase; a transfer's notice, transfer-payments.ts), and every row is
+ * written once:
  *  1. the payment's row is locked, then the attempt's (the order every transaction of a payment
  *     takes, so two never wait on each other); an attempt settled before changes nothing;
  *  2. a payment paid otherwise, or an attempt that had ended, owes the money back: booked in and
