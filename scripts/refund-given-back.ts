@@ -7,7 +7,7 @@
 import { systemClock } from '../src/server/clock';
 import { loadConfig } from '../src/server/config';
 import { openConfiguredDatabase } from '../src/server/db/database';
-import { recordRefundGivenBack } from '../src/server/services/payments/settlements';
+import { recordRefundGivenBack } from '../src/server/services/payments/attempts/settlements';
 
 const [attemptId, given] = process.argv.slice(2);
 const refundReference = given?.trim();

@@ -1,6 +1,6 @@
 /*
  * The life of a payment attempt (docs/payments.md "States"): one table of the moves an attempt
- * may make, read by the server's one move function (services/payments/attempt-lifecycle.ts) and by
+ * may make, read by the server's one move function (services/payments/attempts/moves.ts) and by
  * the payment read, so no service changes an attempt's state by a rule of its own.
  *
  * The database keeps an attempt as a status (spec §4: pending, in_progress, completed, failed)

@@ -15,7 +15,10 @@ import { newLinkId } from '../services/linking/link-lifecycle';
 import { expireThreeDsLinks } from '../services/linking/link-challenges';
 import { reconcileLostLinkCharges } from '../services/linking/lost-link-charges';
 import { THREE_DS_ASK_AFTER_MS } from '../services/payments/card-payments';
-import { CALLED_OFF_ASK_EVERY_MS, reconcileLostAttempts } from '../services/payments/lost-attempts';
+import {
+  CALLED_OFF_ASK_EVERY_MS,
+  reconcileLostAttempts,
+} from '../services/payments/attempts/reconcile';
 import { signUp, testPhone } from '../testing/identity';
 import {
   startPaystackSimulator,

@@ -11,7 +11,10 @@ import { CARD_ASKING_WINDOW_MS } from '../../domain/payment-attempts';
 import { paymentAttempts } from '../db/schema';
 import { ZPaymentStateResponse } from '../../domain/schemas/payment';
 import { STILL_CHARGING_MESSAGE } from '../services/payments/card-payments';
-import { CALLED_OFF_ASK_EVERY_MS, reconcileLostAttempts } from '../services/payments/lost-attempts';
+import {
+  CALLED_OFF_ASK_EVERY_MS,
+  reconcileLostAttempts,
+} from '../services/payments/attempts/reconcile';
 import type { TMonnifySimulator } from '../testing/monnify-simulator/monnify-simulator';
 import type { TPaystackSimulator } from '../testing/paystack-simulator/paystack-simulator';
 import { startPaystackAndMonnify, type TPaystackAndMonnify } from '../testing/two-providers';

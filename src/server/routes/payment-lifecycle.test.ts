@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { paymentAttempts } from '../db/schema';
-import { moveAttempt } from '../services/payments/attempt-lifecycle';
+import { moveAttempt } from '../services/payments/attempts/moves';
 import { useTestApp, testClock } from '../testing/test-app';
 import {
   consentWithPayment,

@@ -134,10 +134,10 @@ export const paymentAttempts = pgTable(
     /**
      * Money this attempt took that goes back (it reached a payment paid by another way): 'owed'
      * from the transaction that booked it back out, 'settled' once the provider gave it back (or
-     * said it never took it). The reconciler asks again about what stays owed. 'by_hand': owed,
-     * and no call of ours gives it back (a pushed terminal's, owed before its transaction was
-     * kept: none is written now), for an operator to refund at the provider and record
-     * (`npm run refund:given-back`, settlements.ts recordRefundGivenBack); the reconciler leaves it.
+     * said it never took it). The reconciler asks again about what stays owed. 'by_hand': owed, and
+     * no call of ours gives it back (a pushed terminal's, owed before its transaction was kept:
+     * none is written now), for an operator to refund at the provider and record (`npm run
+     * refund:given-back`, attempts/settlements.ts recordRefundGivenBack); the reconciler leaves it.
      */
     refund: text('refund', { enum: ['owed', 'by_hand', 'settled'] }),
     /** The provider's reference of the refund an operator made for a 'by_hand' refund. */

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentAttempts } from '../../db/schema';
 import { STILL_CHARGING_MESSAGE } from '../../services/payments/card-payments';
-import { reconcileLostAttempts } from '../../services/payments/lost-attempts';
+import { reconcileLostAttempts } from '../../services/payments/attempts/reconcile';
 import { errorBody } from '../../../domain/errors';
 import {
   startPaystackSimulator,

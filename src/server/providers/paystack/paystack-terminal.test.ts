@@ -14,9 +14,9 @@ import {
   CALLED_OFF_ASK_EVERY_MS,
   reconcileLostAttempts,
   reconcileOwedRefunds,
-} from '../../services/payments/lost-attempts';
+} from '../../services/payments/attempts/reconcile';
 import { checkLedger, ledgerProblems } from '../../services/payments/ledger';
-import { recordRefundGivenBack } from '../../services/payments/settlements';
+import { recordRefundGivenBack } from '../../services/payments/attempts/settlements';
 import {
   startPaystackSimulator,
   type TPaystackSimulator,

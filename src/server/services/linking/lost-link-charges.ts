@@ -4,7 +4,7 @@ import type { TAppContext } from '../../context';
 import { accountLinks } from '../../db/schema';
 import { claimRows } from '../../jobs/claim-rows';
 import type { TRequeryOutcome } from '../../providers/payments';
-import { drainClaims, RECONCILE_BATCH } from '../payments/lost-attempts';
+import { drainClaims, RECONCILE_BATCH } from '../payments/attempts/reconcile';
 import {
   askAboutLinkCharge,
   chargeCardsOf,

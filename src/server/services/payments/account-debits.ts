@@ -4,9 +4,9 @@ import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import type { TAccountDebitOutcome } from '../../providers/payments';
 import { AppError } from '../app-error';
-import { runAttempt } from './attempt-runner';
+import { runAttempt } from './attempts/runner';
 import { loadPayable } from './payment-records';
-import { settleDebit } from './settlements';
+import { settleDebit } from './attempts/settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { debitsFor } from './mandate-debits';
 
@@ -16,7 +16,7 @@ import { debitsFor } from './mandate-debits';
  * mandate its link activated. The attempt is 'charging' while the bank is asked, so a second
  * grant of the same consent at once waits its turn (409) instead of debiting again; the bank
  * itself answers a repeated reference with what it did the first time. A debit whose answer was
- * lost stays 'charging' until the bank is asked about its reference (lost-attempts.ts).
+ * lost stays 'charging' until the bank is asked about its reference (attempts/reconcile.ts).
  */
 
 type TDebitContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;

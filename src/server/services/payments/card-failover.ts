@@ -2,7 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { paymentAttempts } from '../../db/schema';
-import { emitPaymentEvent, moveAttempt, type TAttemptRow } from './attempt-lifecycle';
+import { emitPaymentEvent, moveAttempt, type TAttemptRow } from './attempts/moves';
 
 /*
  * Card failover (docs/payments.md "Card failover"; the states in src/domain/payment-attempts.ts).
@@ -12,8 +12,8 @@ import { emitPaymentEvent, moveAttempt, type TAttemptRow } from './attempt-lifec
  *  1. a charge its provider did not answer (a timeout, a 5xx, a broken connection) becomes
  *     'unanswered' (loseAnswer), with an event the payer's page hears; it holds the payment as a
  *     charge does, so nothing charges the payment meanwhile;
- *  2. the reconciler asks that provider about its reference (lost-attempts.ts, the requery gate):
- *     taken, it is booked as its own answer would have been; took nothing, or no word within
+ *  2. the reconciler asks that provider about its reference (attempts/reconcile.ts, the requery
+ *     gate): taken, it is booked as its own answer would have been; took nothing, or no word within
  *     CARD_ASKING_WINDOW_MS, it becomes 'retry_elsewhere' (offerElsewhere), where another card
  *     provider can take the payer's next try, else it fails as before;
  *  3. the payer's next card (the page's 'Try Again', the card's steps entered again) goes to the

@@ -24,7 +24,7 @@ import { AppError } from '../app-error';
 import { decryptCard } from './card-encryption-keys';
 import { cardKeyOf, claimCardTry, releaseCardTry, type TCardChargeLimits } from './card-tries';
 import { chargeOwnedBy, newChargeToken } from './charge-owners';
-import { recordAnswer, runAttempt, type TAttemptAnswer } from './attempt-runner';
+import { recordAnswer, runAttempt, type TAttemptAnswer } from './attempts/runner';
 import {
   callProvider,
   emitPaymentEvent,
@@ -33,29 +33,29 @@ import {
   moveAttempt,
   moveAttempts,
   type TAttemptRow,
-} from './attempt-lifecycle';
+} from './attempts/moves';
 import { attemptViewOf } from './attempt-view';
 import { loadPayable, type TPaymentAccess } from './payment-records';
-import { savesCard, settleCardCharge } from './settlements';
+import { savesCard, settleCardCharge } from './attempts/settlements';
 import { usable } from '../../providers/off';
 import { markTriedElsewhere, markUnanswered, routeCardCharge } from './card-failover';
 
 /*
  * Paying an immediate payment by card (spec §2 card screens, §7 card calls; docs/payments.md).
  * The card is decrypted in memory, handed to the provider once, and forgotten: only its brand,
- * first 6 and last 4 are kept. No database transaction stays open while the card network
- * thinks: the attempt is recorded as 'charging' first (one per payment at a time), the network
- * is called, and its answer is recorded in a transaction of its own with the ledger and the
- * stream's event (settlements.ts). A charge whose answer was lost stays 'charging' (or, the
- * network having not answered, 'unanswered') until the network is asked about its reference
- * (lost-attempts.ts): the payment is not charged again before. A new charge goes to the provider
- * the health routing gives, and one after an unanswered charge that took nothing to the next
- * provider (card-failover.ts).
+ * first 6 and last 4 are kept. No database transaction stays open while the card network thinks:
+ * the attempt is recorded as 'charging' first (one per payment at a time), the network is called,
+ * and its answer is recorded in a transaction of its own with the ledger and the stream's event
+ * (attempts/settlements.ts). A charge whose answer was lost stays 'charging' (or, the network
+ * having not answered, 'unanswered') until the network is asked about its reference
+ * (attempts/reconcile.ts): the payment is not charged again before. A new charge goes to the
+ * provider the health routing gives, and one after an unanswered charge that took nothing to the
+ * next provider (card-failover.ts).
  */
 
 type TCardContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
-export { STALE_CHARGE_MS } from './attempt-lifecycle';
+export { STALE_CHARGE_MS } from './attempts/moves';
 
 /** The catalogue's codes for a refused card and for a network that did not answer, by purpose. */
 const FAILURE_CODES = {
@@ -153,7 +153,7 @@ const WAITING_STEP = {
 
 /**
  * What the network answered for a charging attempt, as the attempt runner records it
- * (attempt-runner.ts): completed (with the ledger), waiting for the card's PIN, an OTP or a 3-D
+ * (attempts/runner.ts): completed (with the ledger), waiting for the card's PIN, an OTP or a 3-D
  * Secure check, or failed (thrown as the catalogue's error). A charge that succeeded on a payment someone had paid
  * meanwhile is refunded at once.
  */

@@ -28,24 +28,24 @@ import type {
 import { AppError } from '../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall, type TStoredAnswer } from '../idempotency';
-import { runAttempt } from './attempt-runner';
+import { runAttempt } from './attempts/runner';
 import { newChargeToken } from './charge-owners';
 import { loadPayable, type TPaymentAccess } from './payment-records';
 import { isUniqueViolation } from '../../db/database-errors';
-import { recordAcquirerAnswer, settleChipPurchase } from './settlements';
+import { recordAcquirerAnswer, settleChipPurchase } from './attempts/settlements';
 import { storedSecret } from '../server-secrets';
 import { usable } from '../../providers/off';
 
 /*
  * Paying an immediate payment with a chip card in a card reader (spec §7 card-terminal/raven
  * calls; docs/terminal.md). The reader's data is checked before anything is recorded: its chip
- * data, track 2 against the card number and expiry, a chip card, the reader registered, the
- * amount in range and the payment's. Then, as for a card: the attempt is recorded as 'charging'
- * under the payment's lock (one charge per payment at a time), the acquirer is asked outside
- * any transaction, and its answer is booked in a transaction of its own with the ledger and
- * the stream's event (settlements.ts). A purchase whose answer was lost stays 'charging' until
- * the acquirer is asked about its reference (lost-attempts.ts). The card number, track 2 and PIN
- * block live in memory for this one call: only the masked card number and the rrn are kept.
+ * data, track 2 against the card number and expiry, a chip card, the reader registered, the amount
+ * in range and the payment's. Then, as for a card: the attempt is recorded as 'charging' under the
+ * payment's lock (one charge per payment at a time), the acquirer is asked outside any transaction,
+ * and its answer is booked in a transaction of its own with the ledger and the stream's event
+ * (attempts/settlements.ts). A purchase whose answer was lost stays 'charging' until the acquirer
+ * is asked about its reference (attempts/reconcile.ts). The card number, track 2 and PIN block live
+ * in memory for this one call: only the masked card number and the rrn are kept.
  */
 
 type TTerminalContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;

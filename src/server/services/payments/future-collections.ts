@@ -18,7 +18,7 @@ import {
 import type { TAccountDebitOutcome, TRequeryOutcome } from '../../providers/payments';
 import { formatNaira } from '../../../domain/money';
 import { openSmsOutbox, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
-import { accountOrigin } from './settlements';
+import { accountOrigin } from './attempts/settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { mandateReferenceOf } from './account-debits';
 import { paymentSmsParties } from './payment-sms-parties';
@@ -237,7 +237,9 @@ async function failCollection(
 /**
  * Records a succeeded debit: the collection succeeded, the future payment executed with its
  * origin, the ledger's future_payment_debit, the audit row and future_payment.collected, in one
- * transaction. Null when the payment had been executed already: the debit must go back.
+ * transaction. Null when the payment had been executed already: the debit must go back. Not
+ * completeAttempt: a collection is no attempt, and it books, tells and gives back otherwise
+ * (docs/payments.md "Completion" says where).
  */
 async function succeedCollection(
   { db, jobs }: { db: TDb; jobs: TJobQueue },

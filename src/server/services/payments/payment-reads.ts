@@ -9,7 +9,7 @@ import { eventStreams, latestEventId } from '../../events/event-log';
 import { attemptViewOf } from './attempt-view';
 import { AppError } from '../app-error';
 import { mayOwnCharge, ownedByPage } from './charge-owners';
-import type { TAttemptRow } from './attempt-lifecycle';
+import type { TAttemptRow } from './attempts/moves';
 import type { TPaymentAccess } from './payment-records';
 import { originSeenBy, readerOf } from './origin-views';
 

@@ -7,8 +7,8 @@ import { AppError } from '../app-error';
 
 /*
  * Who may pay a payment, and when (docs/payments.md): what every way of paying checks before it
- * opens an attempt. An attempt's lifecycle is attempt-lifecycle.ts; its completion, the one place
- * a payment becomes executed, attempt-completion.ts.
+ * opens an attempt. An attempt's lifecycle is attempts/moves.ts; its completion, the one place
+ * an attempt executes its payment, attempts/completion.ts.
  */
 
 type TPaymentRow = typeof payments.$inferSelect;

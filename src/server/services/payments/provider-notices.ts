@@ -10,7 +10,7 @@ import { answerAccountHolder, applyBankMandate } from '../linking/link-mandates'
 import { creditLinkTestTransfer } from '../linking/link-test-transfers';
 import { settleNoticedLinkCharge } from '../linking/card-link-notices';
 import { settleNoticedThreeDs } from './card-payments';
-import { settleNoticedCharge } from './lost-attempts';
+import { settleNoticedCharge } from './attempts/answers';
 import { settleNoticedPayout } from './payouts';
 import { settleRefund } from './refunds';
 import { creditTransfer } from './transfer-payments';
@@ -28,8 +28,8 @@ import { usable } from '../../providers/off';
  *   amount and the currency); what is not taken goes back to its sender through returnTransfer,
  *   after that transaction and before we answer. Money in another currency than the naira is
  *   never credited: it goes back.
- * - charge: booked by the reconciler's own path (lost-attempts.ts settleNoticedCharge); a charge
- *   waiting for its 3-D Secure check ended by the path of the reconciler's 3-D Secure sweep
+ * - charge: booked by the reconciler's own path (attempts/answers.ts settleNoticedCharge); a
+ *   charge waiting for its 3-D Secure check ended by the path of the reconciler's 3-D Secure sweep
  *   (card-payments.ts settleNoticedThreeDs); a card link's test charge waiting for its check by the
  *   link's own completion (card-link-notices.ts settleNoticedLinkCharge). A charge taken in another
  *   currency than the naira pays nothing: it is recorded as a transfer's notice is, and given back

@@ -1,12 +1,13 @@
 import type { TAppContext } from '../../context';
 import { expireThreeDsLinks } from '../linking/link-challenges';
 import { reconcileLostLinkCharges } from '../linking/lost-link-charges';
-import { reconcileLostAttempts, reconcileOwedRefunds, type TLostAnswer } from './lost-attempts';
+import type { TLostAnswer } from './attempts/answers';
+import { reconcileLostAttempts, reconcileOwedRefunds } from './attempts/reconcile';
 import { expireThreeDsChallenges } from './card-payments';
 import { returnRefusedTransfers } from './provider-notices';
 import { reconcilePayouts } from './payouts';
 import { reconcileLostRefunds } from './refunds';
-import type { TGiveBack } from './settlements';
+import type { TGiveBack } from './attempts/settlements';
 import { expireTransferAccounts } from './transfer-payments';
 import { endExpiredDataSharing } from '../consents/data-sharing-expiry';
 
@@ -16,7 +17,7 @@ import { endExpiredDataSharing } from '../consents/data-sharing-expiry';
  * of the job engine (docs/jobs.md): each runs when the server starts and every
  * RECONCILE_INTERVAL_MS, on its own; each run takes what has been unanswered for
  * RECONCILE_AFTER_MS: merchants' refunds (refunds.ts), card charges, saved-account debits and chip
- * purchases (lost-attempts.ts), money owed back to a payer, card links' test charges
+ * purchases (attempts/reconcile.ts), money owed back to a payer, card links' test charges
  * (linking/lost-link-charges.ts) and payouts (payouts.ts); and it ends what waits past its time:
  * 3-D Secure challenges of payments (card-payments.ts) and of card links' test charges
  * (linking/link-challenges.ts), one-time accounts (transfer-payments.ts) and data

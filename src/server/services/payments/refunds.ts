@@ -27,7 +27,7 @@ import { findAccountAtBank } from '../linking/account-at-bank';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { claimRows } from '../../jobs/claim-rows';
 import { book, ledgerAccount } from './ledger';
-import { drainClaims, RECONCILE_BATCH } from './lost-attempts';
+import { drainClaims, RECONCILE_BATCH } from './attempts/reconcile';
 import { usable } from '../../providers/off';
 import { ProviderNotNamed } from './unrouted-rows';
 

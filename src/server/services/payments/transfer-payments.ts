@@ -20,13 +20,8 @@ import { routeNoteOf } from '../../../domain/provider-routing';
 import { AppError } from '../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
 import { isTokenOf, newChargeToken } from './charge-owners';
-import { completeAttempt, paidThePayment } from './attempt-completion';
-import {
-  emitPaymentEvent,
-  insertAttempt,
-  moveAttempt,
-  type TAttemptRow,
-} from './attempt-lifecycle';
+import { completeAttempt, paidThePayment } from './attempts/completion';
+import { emitPaymentEvent, insertAttempt, moveAttempt, type TAttemptRow } from './attempts/moves';
 import { loadPayable, type TPaymentAccess } from './payment-records';
 import { usable } from '../../providers/off';
 

@@ -1,28 +1,30 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { isCalledOffPush, mayMove, namedStateOf } from '../../../domain/payment-attempts';
-import type { TPaymentOrigin } from '../../../domain/schemas/consent';
-import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
-import type { TDb } from '../../db/database';
-import { placeholdersFor, preparedQuery } from '../../db/prepared-queries';
-import type { TJobQueue } from '../../jobs/engine';
-import { consents, paymentAttempts, payments } from '../../db/schema';
-import { grantMetByPayment } from '../consents/payment-grants';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { isCalledOffPush, mayMove, namedStateOf } from '../../../../domain/payment-attempts';
+import type { TPaymentOrigin } from '../../../../domain/schemas/consent';
+import type { TPaymentStatusEvent } from '../../../../domain/schemas/payment';
+import type { TDb } from '../../../db/database';
+import { placeholdersFor, preparedQuery } from '../../../db/prepared-queries';
+import type { TJobQueue } from '../../../jobs/engine';
+import { consents, paymentAttempts, payments } from '../../../db/schema';
+import { grantMetByPayment } from '../../consents/payment-grants';
+import { recordMerchantEvent } from '../../merchants/webhooks';
 import {
+  closeOtherAttempts,
   emitPaymentEvent,
   moveAttempt,
-  moveAttempts,
   type TAttemptChange,
   type TAttemptRow,
-} from './attempt-lifecycle';
-import { book, ledgerAccount, type TLedgerTransactionKind } from './ledger';
-import { insertConsentEvent } from '../consents/consent-changes';
+} from './moves';
+import { book, ledgerAccount, type TLedgerTransactionKind } from '../ledger';
+import { insertConsentEvent } from '../../consents/consent-changes';
 
 /*
- * An attempt's completion (docs/payments.md "Completion"): the one place a payment becomes
- * executed. Every way of paying comes here with what its provider took, inside the transaction
- * that applies the answer (settlements.ts for a charge, a debit or a chip purchase; a transfer's
- * notice, transfer-payments.ts), and every row is written once:
+ * An attempt's completion (docs/payments.md "Completion"): the one place an attempt executes its
+ * payment (a future payment's collection has no attempt and executes its own, recordSuccess in
+ * future-collections.ts: the document says where the two differ). Every way of paying comes here
+ * with what its provider took, inside the transaction that applies the answer (settlements.ts for a
+ * charge, a debit or a chip purchase; a transfer's notice, transfer-payments.ts), and every row is
+ * written once:
  *  1. the payment's row is locked, then the attempt's (the order every transaction of a payment
  *     takes, so two never wait on each other); an attempt settled before changes nothing;
  *  2. a payment paid otherwise, or an attempt that had ended, owes the money back: booked in and
@@ -232,20 +234,6 @@ async function oweBack(
       failureReason: 'paid_by_another_attempt',
       refund,
     },
-    now,
-  );
-}
-
-/**
- * Other ways the payer had started (an open transfer account, a charge waiting for its OTP) end
- * with the payment; money that still reaches them is returned or refunded.
- */
-async function closeOtherAttempts(tx: TDb, paymentId: string, now: Date): Promise<void> {
-  await moveAttempts(
-    tx,
-    eq(paymentAttempts.paymentId, paymentId),
-    'closedByPayment',
-    { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
     now,
   );
 }

@@ -1,26 +1,27 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { TErrorCode } from '../../../domain/errors';
+import type { TErrorCode } from '../../../../domain/errors';
 import {
   ATTEMPT_STATES,
   ATTEMPT_TRANSITIONS,
   type TAttemptEdge,
   type TAttemptState,
-} from '../../../domain/payment-attempts';
-import type { TPaymentStatusEvent } from '../../../domain/schemas/payment';
-import { randomId } from '../../crypto/secret-hash';
-import type { TDb } from '../../db/database';
-import type { TJobQueue } from '../../jobs/engine';
-import { isUniqueViolation } from '../../db/database-errors';
-import { consents, paymentAttempts } from '../../db/schema';
-import { appendEvent, eventStreams } from '../../events/event-log';
-import { AppError } from '../app-error';
-import { recordMerchantEvent } from '../merchants/webhooks';
-import { attemptViewOf } from './attempt-view';
+} from '../../../../domain/payment-attempts';
+import type { TPaymentStatusEvent } from '../../../../domain/schemas/payment';
+import { randomId } from '../../../crypto/secret-hash';
+import type { TDb } from '../../../db/database';
+import type { TJobQueue } from '../../../jobs/engine';
+import { isUniqueViolation } from '../../../db/database-errors';
+import { consents, paymentAttempts } from '../../../db/schema';
+import { appendEvent, eventStreams } from '../../../events/event-log';
+import { AppError } from '../../app-error';
+import { recordMerchantEvent } from '../../merchants/webhooks';
+import { attemptViewOf } from '../attempt-view';
 
 /*
  * An attempt's lifecycle (docs/payments.md): its creation, every change of its state along the
- * table of src/domain/payment-attempts.ts in one statement, its failure, and the stream event
- * each change writes. Its completion, which executes the payment, is attempt-completion.ts.
+ * table of src/domain/payment-attempts.ts in one statement, its failure, the closing of a paid
+ * payment's other attempts, and the stream event each change writes. Its completion, which
+ * executes the payment, is completion.ts.
  */
 
 export type TAttemptRow = typeof paymentAttempts.$inferSelect;
@@ -28,7 +29,7 @@ export type TAttemptRow = typeof paymentAttempts.$inferSelect;
 /**
  * A card link's test charge this long without an answer is taken for lost with its process
  * (docs/accounts.md). A payment's attempt is never given up by age: the reconciler asks the
- * provider about it (lost-attempts.ts).
+ * provider about it (reconcile.ts).
  */
 export const STALE_CHARGE_MS = 5 * 60 * 1_000;
 
@@ -128,6 +129,21 @@ export async function moveAttempt(
   return moved ?? null;
 }
 
+/**
+ * Other ways the payer had started (an open transfer account, a charge waiting for its OTP) end
+ * with the payment, in the transaction that executes it (completeAttempt); money that still
+ * reaches them is returned or refunded.
+ */
+export async function closeOtherAttempts(tx: TDb, paymentId: string, now: Date): Promise<void> {
+  await moveAttempts(
+    tx,
+    eq(paymentAttempts.paymentId, paymentId),
+    'closedByPayment',
+    { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
+    now,
+  );
+}
+
 /** Ends an attempt as failed, with the catalogue's code and message, and tells the stream. */
 export async function failAttempt(
   { db, jobs }: { db: TDb; jobs: TJobQueue },
@@ -183,7 +199,7 @@ export async function failAttempt(
  * Calls the provider for an attempt under way. A call that threw (a network fault, no answer)
  * throws `failureCode`, and the attempt stays as it is, 'charging': whether the money moved is
  * not known, so nothing may charge the payment again until the reconciler has asked the provider
- * about the attempt's reference (lost-attempts.ts).
+ * about the attempt's reference (reconcile.ts).
  */
 export async function callProvider<T>(failureCode: TErrorCode, call: () => Promise<T>): Promise<T> {
   try {

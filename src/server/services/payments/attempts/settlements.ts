@@ -1,17 +1,23 @@
 import { and, eq } from 'drizzle-orm';
-import { obfuscateCard } from '../../../domain/card-number';
-import type { TPaymentOrigin } from '../../../domain/schemas/consent';
-import type { TAppContext } from '../../context';
-import { payerAccounts, paymentAttempts, terminalPurchases } from '../../db/schema';
-import type { TCardSummary } from '../../providers/payments';
-import type { TAttemptRow } from './attempt-lifecycle';
-import { completeAttempt, paidThePayment, type TCompletion } from './attempt-completion';
-import { reverseAttemptDebit } from './mandate-debits';
+import { obfuscateCard } from '../../../../domain/card-number';
+import type { TPaymentOrigin } from '../../../../domain/schemas/consent';
+import type { TAppContext } from '../../../context';
+import type { TDb } from '../../../db/database';
+import { payerAccounts, paymentAttempts, terminalPurchases } from '../../../db/schema';
+import type { TCardSummary } from '../../../providers/payments';
+import type { TAttemptRow } from './moves';
+import {
+  completeAttempt,
+  paidThePayment,
+  type TCompletion,
+  type TCompletionRequest,
+} from './completion';
+import { reverseAttemptDebit } from '../mandate-debits';
 
 /*
  * Booking what a provider took, for each way of paying (docs/payments.md "Reconciliation"): the
  * provider's own answer and the reconciler's requery book a success alike, in one transaction
- * with the payment's execution, its ledger entries and its events (attempt-completion.ts). Money taken
+ * with the payment's execution, its ledger entries and its events (completion.ts). Money taken
  * for a payment that another attempt paid first is booked back out and owed back to the payer
  * in that transaction (the attempt's `refund` is 'owed'), then given back at the provider; what
  * stays owed (no answer, a crash) the reconciler gives back later.
@@ -137,6 +143,28 @@ export async function recordRefundGivenBack(
   return recorded.length === 1;
 }
 
+/**
+ * Books what the provider took (completeAttempt), in a transaction of its own with what the way of
+ * paying keeps beside it (`alongside`); a payment paid meanwhile gets the money back (giveBack).
+ */
+async function settleTaken(
+  ctx: TSettleContext,
+  request: TCompletionRequest,
+  providerReference: string,
+  alongside?: (tx: TDb, now: Date) => Promise<void>,
+): Promise<TCompletion> {
+  const now = ctx.clock.now();
+  const completion = await ctx.db.transaction(async (tx) => {
+    const completed = await completeAttempt(ctx.jobs, tx, request, now);
+    await alongside?.(tx, now);
+    return completed;
+  });
+  if (!paidThePayment(completion)) {
+    await giveBack(ctx, { ...request.attempt, ...request.taken }, providerReference);
+  }
+  return completion;
+}
+
 /** Books a card charge the network took; a payment paid meanwhile gets the money back. */
 export async function settleCardCharge(
   ctx: TSettleContext,
@@ -147,28 +175,23 @@ export async function settleCardCharge(
   const cardColumns = { cardBrand: card.brand, cardFirst6: card.first6, cardLast4: card.last4 };
   // The card is kept for POST /api/payments/save-card only where its owner asked (savesCard).
   const cardToken = savesCard(attempt) ? charged.token : null;
-  const completion = await ctx.db.transaction((tx) =>
-    completeAttempt(
-      ctx.jobs,
-      tx,
-      {
-        attempt: { ...attempt, ...cardColumns },
-        taken: { providerReference, cardToken, ...cardColumns },
-        origin: cardOrigin(attempt, card),
-        event: {
-          paymentType: 'card',
-          payerCard: { obfuscatedCard: obfuscateCard(card), brand: card.brand },
-          shouldPromptCardLinking: attempt.saveCard,
-          shouldPromptBankAccountLinking: false,
-          // Kept, waiting for the account it goes on ('Enter Account Number', spec §2).
-          cardWasSaved: cardToken !== null,
-        },
+  return settleTaken(
+    ctx,
+    {
+      attempt: { ...attempt, ...cardColumns },
+      taken: { providerReference, cardToken, ...cardColumns },
+      origin: cardOrigin(attempt, card),
+      event: {
+        paymentType: 'card',
+        payerCard: { obfuscatedCard: obfuscateCard(card), brand: card.brand },
+        shouldPromptCardLinking: attempt.saveCard,
+        shouldPromptBankAccountLinking: false,
+        // Kept, waiting for the account it goes on ('Enter Account Number', spec §2).
+        cardWasSaved: cardToken !== null,
       },
-      ctx.clock.now(),
-    ),
+    },
+    providerReference,
   );
-  if (!paidThePayment(completion)) await giveBack(ctx, attempt, providerReference);
-  return completion;
 }
 
 /** Books a saved account's debit the bank made; a payment paid meanwhile gets it reversed. */
@@ -178,31 +201,26 @@ export async function settleDebit(
   account: typeof payerAccounts.$inferSelect,
   providerReference: string,
 ): Promise<TCompletion> {
-  const completion = await ctx.db.transaction((tx) =>
-    completeAttempt(
-      ctx.jobs,
-      tx,
-      {
-        attempt,
-        taken: { providerReference },
-        origin: accountOrigin(account),
-        event: {
-          paymentType: 'account',
-          payerBank: {
-            bankName: account.bankName,
-            accountName: account.accountName,
-            accountNumber: account.accountNumber,
-            institutionCode: account.institutionCode,
-          },
-          shouldPromptBankAccountLinking: false,
-          shouldPromptCardLinking: false,
+  return settleTaken(
+    ctx,
+    {
+      attempt,
+      taken: { providerReference },
+      origin: accountOrigin(account),
+      event: {
+        paymentType: 'account',
+        payerBank: {
+          bankName: account.bankName,
+          accountName: account.accountName,
+          accountNumber: account.accountNumber,
+          institutionCode: account.institutionCode,
         },
+        shouldPromptBankAccountLinking: false,
+        shouldPromptCardLinking: false,
       },
-      ctx.clock.now(),
-    ),
+    },
+    providerReference,
   );
-  if (!paidThePayment(completion)) await giveBack(ctx, attempt, providerReference);
-  return completion;
 }
 
 /** The saved account a debit attempt debited. */
@@ -236,39 +254,31 @@ export async function settleChipPurchase(
   const maskedPan =
     purchase?.maskedPan ??
     obfuscateCard({ first6: attempt.cardFirst6 ?? '', last4: attempt.cardLast4 ?? '' });
-  const completion = await ctx.db.transaction(async (tx) => {
-    const completed = await completeAttempt(
-      ctx.jobs,
-      tx,
-      {
-        attempt,
-        taken: { providerReference, chargeReference },
-        origin: {
-          paymentMethod: 'card',
-          obfuscatedCard: maskedPan,
-          maskedCardNumber: maskedPan,
-          schemeImageUrl: null,
-          isNewCard: false,
-          shouldPromptCardLinking: false,
-        },
-        event: {
-          paymentType: 'chip_card',
-          payerCard: { obfuscatedCard: maskedPan, brand: attempt.cardBrand },
-          // A chip purchase leaves no token to save the card with.
-          shouldPromptCardLinking: false,
-          shouldPromptBankAccountLinking: false,
-          cardWasSaved: false,
-        },
+  return settleTaken(
+    ctx,
+    {
+      attempt,
+      taken: { providerReference, chargeReference },
+      origin: {
+        paymentMethod: 'card',
+        obfuscatedCard: maskedPan,
+        maskedCardNumber: maskedPan,
+        schemeImageUrl: null,
+        isNewCard: false,
+        shouldPromptCardLinking: false,
       },
-      ctx.clock.now(),
-    );
-    await recordAcquirerCodes(tx, attempt, { responseCode: '00', authCode }, ctx.clock.now());
-    return completed;
-  });
-  if (!paidThePayment(completion)) {
-    await giveBack(ctx, { ...attempt, chargeReference }, providerReference);
-  }
-  return completion;
+      event: {
+        paymentType: 'chip_card',
+        payerCard: { obfuscatedCard: maskedPan, brand: attempt.cardBrand },
+        // A chip purchase leaves no token to save the card with.
+        shouldPromptCardLinking: false,
+        shouldPromptBankAccountLinking: false,
+        cardWasSaved: false,
+      },
+    },
+    providerReference,
+    (tx, now) => recordAcquirerCodes(tx, attempt, { responseCode: '00', authCode }, now),
+  );
 }
 
 /** The acquirer's response and authorisation codes, kept with the purchase. */

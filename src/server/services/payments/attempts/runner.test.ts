@@ -1,28 +1,23 @@
-// The attempt runner every way of paying uses (attempt-runner.ts), with adapters of its own: a
+// The attempt runner every way of paying uses (runner.ts), with adapters of its own: a
 // call that threw leaves the attempt 'charging' for the reconciler; a refusal ends it failed with
 // its event; money taken is booked once, however often its answer is recorded.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { paymentAttempts, payments } from '../../db/schema';
+import { paymentAttempts, payments } from '../../../db/schema';
 import {
   consentWithPayment,
   ledgerKinds,
   paymentEvents,
   sandboxCard,
-} from '../../testing/payments';
-import { useTestApp, testClock } from '../../testing/test-app';
-import { AppError } from '../app-error';
-import {
-  recordAnswer,
-  runAttempt,
-  type TAttemptAdapter,
-  type TAttemptAnswer,
-} from './attempt-runner';
-import type { TAttemptRow } from './attempt-lifecycle';
-import { loadPayable } from './payment-records';
+} from '../../../testing/payments';
+import { useTestApp, testClock } from '../../../testing/test-app';
+import { AppError } from '../../app-error';
+import { recordAnswer, runAttempt, type TAttemptAdapter, type TAttemptAnswer } from './runner';
+import type { TAttemptRow } from './moves';
+import { loadPayable } from '../payment-records';
 import { settleCardCharge } from './settlements';
-import type { TCardChargeOutcome } from '../../providers/payments';
-import { usable } from '../../providers/off';
+import type { TCardChargeOutcome } from '../../../providers/payments';
+import { usable } from '../../../providers/off';
 
 const clock = testClock(new Date());
 const ctx = useTestApp({ clock, webhookDelivery: 'manual' });

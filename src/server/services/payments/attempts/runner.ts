@@ -1,10 +1,10 @@
-import type { TErrorCode } from '../../../domain/errors';
-import type { TAppContext } from '../../context';
-import type { TDb } from '../../db/database';
-import type { paymentAttempts, payments } from '../../db/schema';
-import { AppError } from '../app-error';
-import { reconcilePayment } from './lost-attempts';
-import { paidThePayment, type TCompletion } from './attempt-completion';
+import type { TErrorCode } from '../../../../domain/errors';
+import type { TAppContext } from '../../../context';
+import type { TDb } from '../../../db/database';
+import type { paymentAttempts, payments } from '../../../db/schema';
+import { AppError } from '../../app-error';
+import { reconcilePayment } from './reconcile';
+import { paidThePayment, type TCompletion } from './completion';
 import {
   callProvider,
   emitPaymentEvent,
@@ -12,8 +12,8 @@ import {
   insertAttempt,
   type TAttemptChange,
   type TAttemptRow,
-} from './attempt-lifecycle';
-import { lockPendingPayment, type TPayable } from './payment-records';
+} from './moves';
+import { lockPendingPayment, type TPayable } from '../payment-records';
 
 /*
  * The one way a payment's attempt runs, whatever pays it (docs/payments.md): opened as
@@ -21,7 +21,7 @@ import { lockPendingPayment, type TPayable } from './payment-records';
  * outside any transaction, and its answer recorded: completed with the ledger in a transaction of
  * its own, failed with its event, or waiting for the payer. A call that threw leaves the attempt
  * 'charging': whether money moved is not known, so the reconciler asks the provider about its
- * reference (lost-attempts.ts). A way of paying is an adapter: what its attempt records, how its
+ * reference (reconcile.ts). A way of paying is an adapter: what its attempt records, how its
  * provider is called, and what its answers mean.
  */
 
