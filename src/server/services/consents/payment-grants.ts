@@ -11,10 +11,10 @@ import { moveConsent } from './consent-moves';
 /*
  * A consent whose every request is met by its payment is granted by the payment
  * (src/domain/granted-by-payment.ts): called inside the transaction that executes the payment
- * (attempt-completion.ts completeAttempt), after the payment row is executed, so the payment and the
- * grant commit together or not at all. A payer who closes the tab after paying leaves the merchant
- * a granted consent; the page's grant afterwards finds it granted and answers the same
- * (consent-grants.ts).
+ * (payments/attempts/completion.ts completeAttempt), after the payment row is executed, so the
+ * payment and the grant commit together or not at all. A payer who closes the tab after paying
+ * leaves the merchant a granted consent; the page's grant afterwards finds it granted and answers
+ * the same (consent-grants.ts).
  *
  * What a grant by the page writes is written here too: the consent's audit row
  * ('consent.granted', with no signature: the payment is the payer's act), the merchant's

@@ -27,7 +27,7 @@ import { isOff } from '../../providers/off';
  *     push the provider refused (the request, or sending it to the terminal) fails the attempt at
  *     once: PAYMENT_FAILED, or TERMINAL_OFFLINE where the terminal could not be reached;
  *  4. the attempt waits, 'charging', for the provider's notice (provider-notices.ts) or the
- *     reconciler's requery (lost-attempts.ts): paid completes it with the ledger, refused at the
+ *     reconciler's requery (attempts/answers.ts): paid completes it with the ledger, refused at the
  *     terminal fails it TERMINAL_DECLINED, still waiting is asked again later, and called off
  *     (TERMINAL_TIMEOUT) once PUSHED_TERMINAL_EXPIRY_MS have passed, so the payment can be paid
  *     another way.
