@@ -7,6 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentAttempts } from '../../db/schema';
+import { eventStreams, latestEventId, readEventsAfter } from '../../events/event-log';
 import { STILL_CHARGING_MESSAGE } from '../../services/payments/card-payments';
 import { reconcileLostAttempts } from '../../services/payments/attempts/reconcile';
 import { errorBody } from '../../../domain/errors';
@@ -264,9 +265,19 @@ describe('a card step whose answer Paystack lost', () => {
     expect(again.statusCode).toBeGreaterThanOrEqual(400);
     expect(again.statusCode).toBeLessThan(500);
 
-    // Paystack had the PIN and now waits for the OTP: the payer is asked for it.
+    // Paystack had the PIN and now waits for the OTP: the payer is asked for it, and the page
+    // that was answered 'charging' is told so on the payment's stream.
+    const stream = eventStreams.payment(consent.paymentId);
+    const before = await latestEventId(ctx.database.db, stream);
     await reconcileLater();
     expect(await attemptOf(consent)).toMatchObject({ stage: 'awaiting_otp' });
+    const told = await readEventsAfter(ctx.database.db, stream, before);
+    expect(told.map(({ type, data }) => ({ type, data }))).toMatchObject([
+      {
+        type: 'payment_status',
+        data: { status: 'in_progress', attempt: { state: 'awaiting_otp' } },
+      },
+    ]);
     const done = await sendOtp(consent, chargeToken);
     expect(done.statusCode, done.body).toBe(200);
     await expectPaidOnce(consent, lost);

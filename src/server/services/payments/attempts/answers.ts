@@ -22,7 +22,7 @@ import {
 } from '../../../../domain/payment-attempts';
 import { paidThePayment, type TCompletion } from './completion';
 import { requeryAttemptDebit } from '../mandate-debits';
-import { failAttempt, moveAttempt, type TAttemptRow } from './moves';
+import { emitPaymentEvent, failAttempt, moveAttempt, type TAttemptRow } from './moves';
 import { nextCardProvider } from '../card-failover';
 import { debitedAccount, settleCardCharge, settleChipPurchase, settleDebit } from './settlements';
 
@@ -217,16 +217,31 @@ export async function settleProviderAnswer(
     case 'pending':
       // Waiting for its payer: back to that step, where the payer answers or starts again.
       if (answer.awaiting && answer.providerReference) {
-        await moveAttempt(
-          ctx.db,
-          attempt.id,
-          ASK_EDGE[answer.awaiting],
-          {
-            providerReference: answer.providerReference,
-            stepText: answer.awaiting === '3ds' ? STEP_TEXT_AWAITING_3DS : null,
-          },
-          now,
-        );
+        const { awaiting, providerReference } = answer;
+        const stepText = awaiting === '3ds' ? STEP_TEXT_AWAITING_3DS : null;
+        await ctx.db.transaction(async (tx) => {
+          const moved = await moveAttempt(
+            tx,
+            attempt.id,
+            ASK_EDGE[awaiting],
+            { providerReference, stepText },
+            now,
+          );
+          // Told on the stream, as the charge's own answer tells a step (card-payments.ts): the
+          // page that was answered 'charging' learns there that its payer is asked again.
+          if (moved) {
+            await emitPaymentEvent(
+              tx,
+              {
+                paymentId: attempt.paymentId,
+                status: 'in_progress',
+                paymentType: 'card',
+                ...(stepText ? { stepText } : {}),
+              },
+              moved,
+            );
+          }
+        });
       }
       return 'pending';
   }
