@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 // Server tests of payments: a merchant, a consent with an immediate payment, its card
 // encrypted as the page encrypts it, and the books and events a payment leaves behind.
 import { and, eq, type SQL } from 'drizzle-orm';
@@ -275,4 +276,20 @@ export async function linkByTestTransfer(
     .accounts.find((a) => a.accountNumber === accountNumber);
   if (!account?.bankId) throw new Error(`${scenario} is not among the payer's accounts`);
   return account.bankId;
+}
+
+/**
+ * A refund the provider queues (Paystack answers it pending, and its notice follows): our answer
+ * says 202 and pending, unless the notice ended the refund before the answer was read back (a
+ * loaded machine delivers it that fast): then 201 and the refund as the notice left it. Either is
+ * the truth; anything else fails.
+ */
+export function expectQueuedRefund(
+  answer: { statusCode: number; body: string; json<T>(): T },
+  ended: 'processed' | 'failed',
+) {
+  const { status } = answer.json<{ refund: { status: string } }>().refund;
+  expect([answer.statusCode, status], answer.body).toEqual(
+    answer.statusCode === 201 ? [201, ended] : [202, 'pending'],
+  );
 }

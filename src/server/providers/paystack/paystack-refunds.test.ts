@@ -11,6 +11,7 @@ import {
 import {
   consentWithPayment,
   encryptedCard,
+  expectQueuedRefund,
   keepPageToken,
   ledgerKinds,
 } from '../../testing/payments';
@@ -75,18 +76,6 @@ const refund = (consent: TConsent, payload: Record<string, unknown>) =>
     payload,
   });
 
-/**
- * Paystack queues a refund: it answers pending, and its notices follow. Our answer says 202 and
- * pending, unless the notice ended the refund before the answer was read back (a loaded machine
- * delivers it that fast): then 201 and the refund as the notice left it. Either is the truth.
- */
-function expectQueued(answer: Awaited<ReturnType<typeof refund>>, ended: 'processed' | 'failed') {
-  const { status } = answer.json<{ refund: { status: string } }>().refund;
-  expect([answer.statusCode, status], answer.body).toEqual(
-    answer.statusCode === 201 ? [201, ended] : [202, 'pending'],
-  );
-}
-
 /** The consent's payment paid into its one-time account, from an account Paystack masks. */
 async function paidByTransfer(): Promise<TConsent> {
   const consent = await consentWithPayment(ctx.app, ctx.database);
@@ -129,8 +118,8 @@ describe('Paystack refunds, ended by the notices Paystack sends', () => {
     const before = paystack.notices.length;
     const first = await refund(consent, { amount: 50_000, reason: 'One item missing' });
     const second = await refund(consent, { amount: 50_000, reason: 'Another item missing' });
-    expectQueued(first, 'processed');
-    expectQueued(second, 'processed');
+    expectQueuedRefund(first, 'processed');
+    expectQueuedRefund(second, 'processed');
     await paystack.idle();
 
     const told = refundNotices('refund.processed', before);
@@ -158,7 +147,7 @@ describe('Paystack refunds, ended by the notices Paystack sends', () => {
     const consent = await paidByCard();
     paystack.failNextRefund();
     const refused = await refund(consent, { amount: 250_000, reason: 'Order cancelled' });
-    expectQueued(refused, 'failed');
+    expectQueuedRefund(refused, 'failed');
     await paystack.idle();
     expect(await refundsOf(consent)).toMatchObject({
       refunded: 0,
@@ -196,7 +185,7 @@ describe('Paystack refunds of a transfer, whose sender Paystack masks', () => {
 
     paystack.nextRefundNeedsAttention();
     const given = await refund(consent, { reason: 'Order cancelled', refundTo: GTB });
-    expectQueued(given, 'processed');
+    expectQueuedRefund(given, 'processed');
     await paystack.idle();
 
     // Paystack's refund.needs-attention: it is retried with the account, and then processed.
