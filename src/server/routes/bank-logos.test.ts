@@ -1,7 +1,8 @@
 // Bank and card-scheme logos drawn by the server (spec §7, §8 "Logo image failure: Falls back to
 // a default logo"): SVG with no script, cached for a day, a default for an unknown bank.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contrastRatio } from '../../domain/colour-contrast';
+import { usable } from '../providers/off';
 import { SANDBOX_BANKS } from '../sandbox/fixtures';
 import { startPluginApp } from '../testing/plugin-app';
 import { logoRoutes } from './bank-logos';
@@ -40,6 +41,22 @@ describe('GET /api/bank-logos/:institutionCode', () => {
     expect(again?.body).toBe(first?.body);
     expect(monogramColours('044').background).not.toBe(monogramColours('057').background);
     expect(other?.body).toContain('<title>Zenith Bank</title>');
+  });
+
+  it("names the bank as the banks capability's list does, and draws the default while it cannot be read", async () => {
+    const banks = usable(ctx.context.providers.payments.banks);
+    const listed = vi
+      .spyOn(banks, 'listBanks')
+      .mockResolvedValueOnce([{ institutionCode: '058', name: 'GTBank', integrations: [] }])
+      .mockRejectedValueOnce(new Error('The provider did not answer'));
+    const named = await get('/api/bank-logos/058');
+    expectCachedSvg(named);
+    expect(named.body).toContain('<title>GTBank</title>');
+    const unreadable = await get('/api/bank-logos/058');
+    expectCachedSvg(unreadable);
+    expect(unreadable.body).toContain('<title>Bank</title>');
+    expect(listed).toHaveBeenCalledTimes(2);
+    listed.mockRestore();
   });
 
   it('answers an unknown code with the default bank logo', async () => {

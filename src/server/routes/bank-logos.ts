@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { CARD_BRAND_NAMES, type TCardBrand } from '../../domain/card-brand';
 import { ZBankLogoParams, ZSignedUrlQuery, ZSignedUrlResponse } from '../../domain/schemas/assets';
 import type { TRouteContext } from '../context';
-import { bankName } from '../sandbox/bank-directory';
 import { AppError } from '../services/app-error';
+import { bankNameOf } from '../services/bank-names';
 import { bankMonogramSvg, cardSchemeSvg, DEFAULT_BANK_LOGO_SVG } from './logo-svg';
 import { jsonAnswers } from './responses';
 
@@ -33,9 +33,11 @@ const schemeOf = (name: string): TCardBrand | null =>
 
 /**
  * Bank and card-scheme logos (spec §7), drawn by us: with any payment provider, since the page
- * shows a logo for every bank and card. Bank names come from the bank directory.
+ * shows a logo for every bank and card. Bank names come from the banks capability's list
+ * (services/bank-names.ts).
  */
-export const logoRoutes: FastifyPluginAsync<TRouteContext> = async (app, { config }) => {
+export const logoRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
+  const { config } = ctx;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // spec §8: an unknown bank still gets a logo, the default one, never a broken image.
@@ -51,7 +53,7 @@ export const logoRoutes: FastifyPluginAsync<TRouteContext> = async (app, { confi
     },
     async (request, reply) => {
       const { institutionCode } = request.params;
-      const name = bankName(institutionCode);
+      const name = await bankNameOf(ctx, institutionCode);
       return sendSvg(reply, name ? bankMonogramSvg(institutionCode, name) : DEFAULT_BANK_LOGO_SVG);
     },
   );

@@ -92,7 +92,7 @@ export const payerComplaintRoutes: FastifyPluginAsync<
     },
     async (request) => ({
       success: true as const,
-      ...(await listBvnLookups(ctx.db, payerOf(request).payerId, request.query)),
+      ...(await listBvnLookups(ctx, payerOf(request).payerId, request.query)),
     }),
   );
 

@@ -1,8 +1,9 @@
 import { SANDBOX_BANKS } from './fixtures';
 
 /*
- * Bank names by CBN institution code, for what the server draws and shows itself (bank logos).
- * The sandbox's banks for now; a real provider's bank directory replaces this one function.
+ * The sandbox's banks' names by CBN institution code, for the sandbox's own bank, people and
+ * pages. The rest of the server reads banks' names from the banks capability
+ * (services/bank-names.ts), whichever provider serves it.
  */
 
 const NAMES = new Map(SANDBOX_BANKS.map((bank) => [bank.institutionCode, bank.name]));

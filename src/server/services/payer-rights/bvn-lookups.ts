@@ -11,7 +11,8 @@ import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { bvnLookups, consents, merchants, payerAccounts } from '../../db/schema';
 import type { TAccountAtBank } from '../../providers/payments';
-import { bankName } from '../../sandbox/bank-directory';
+import type { TAppContext } from '../../context';
+import { bankNames } from '../bank-names';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 
 /*
@@ -65,12 +66,12 @@ export async function recordBvnLookup(tx: TDb, lookup: TBvnLookupRecord): Promis
 
 /** GET /api/users/bvn-lookups: the payer's lookups, newest first, a page at a time. */
 export async function listBvnLookups(
-  db: TDb,
+  ctx: Pick<TAppContext, 'db' | 'providers'>,
   payerId: string,
   query: TBvnLookupsQuery,
 ): Promise<{ lookups: TBvnLookup[]; nextCursor: string | null }> {
   const after = query.cursor ? decodeListCursor(query.cursor) : null;
-  const rows = await db
+  const rows = await ctx.db
     .select({
       lookup: bvnLookups,
       merchantName: merchants.name,
@@ -104,12 +105,13 @@ export async function listBvnLookups(
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
+  const names = page.some(({ lookup }) => lookup.institutionCode) ? await bankNames(ctx) : null;
   return {
     lookups: page.map(({ lookup, merchantName, consentMerchantName, accountId }) => {
       const account =
         lookup.institutionCode && lookup.accountLast4
           ? {
-              bankName: bankName(lookup.institutionCode) ?? `Bank ${lookup.institutionCode}`,
+              bankName: names?.get(lookup.institutionCode) ?? `Bank ${lookup.institutionCode}`,
               accountNumber: maskAccountNumber(lookup.accountLast4),
             }
           : null;
