@@ -2,7 +2,7 @@
 // provider's adapter, applied in the completion path a requery uses; the same notice twice
 // changes nothing, and the sandbox network's transfers arrive through it.
 import { eq } from 'drizzle-orm';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { CURRENCY_CODE } from '../../domain/constants';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import {
@@ -265,6 +265,35 @@ describe('the sandbox sends its transfers through the route', () => {
       .from(transferNotices)
       .where(eq(transferNotices.reference, open.reference));
     expect(noted).toMatchObject({ provider: 'sandbox', answer: 'taken', amount: open.amount });
+  });
+
+  it("tells 'Expire this account now' by the bank's notice, which alone ends the attempt", async () => {
+    const open = await openTransfer();
+    const watched = watchNotices();
+    onTestFinished(() => watched.read.mockRestore());
+    const expired = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/sandbox/virtual-accounts/${open.accountNumber}/expire`,
+    });
+    expect(expired.statusCode, expired.body).toBe(200);
+    expect(watched.sent().map(({ body }) => JSON.parse(body))).toEqual([
+      { event: 'account.expired', data: { reference: open.reference } },
+    ]);
+    expect(await attemptRow(open.reference)).toMatchObject({
+      failureCode: 'TRANSFER_ACCOUNT_EXPIRED',
+      failureReason: 'expired',
+    });
+    // The same notice again changes nothing; a forged one is refused.
+    const [told] = watched.sent();
+    if (!told) throw new Error('no notice');
+    const before = await eventCount();
+    expect((await post(told)).statusCode).toBe(200);
+    const forged = {
+      ...told,
+      headers: { ...told.headers, [SANDBOX_SIGNATURE_HEADER]: 'f'.repeat(128) },
+    };
+    expect((await post(forged)).statusCode).toBe(401);
+    expect(await eventCount()).toBe(before);
   });
 
   it('returns through returnTransfer a transfer to a payment paid another way', async () => {

@@ -92,6 +92,10 @@ const ZSandboxNotice = z.discriminatedUnion('event', [
     data: z.object({ ...ZMoney, sender: ZSender.nullable() }),
   }),
   z.object({
+    event: z.literal('account.expired'),
+    data: z.object({ reference: z.string().min(1) }),
+  }),
+  z.object({
     event: z.literal('charge.success'),
     data: z.object({ ...ZMoney, card: ZCardSummary, token: z.string().min(1).nullable() }),
   }),
@@ -108,6 +112,8 @@ function noticeOf(read: z.infer<typeof ZSandboxNotice>): TProviderNotice {
   switch (read.event) {
     case 'transfer.received':
       return { kind: 'transfer_received', ...read.data };
+    case 'account.expired':
+      return { kind: 'transfer_account_expired', reference: read.data.reference };
     case 'charge.success': {
       const { reference, currency, amount, providerReference, card, token } = read.data;
       return {
@@ -229,6 +235,12 @@ export type TSandboxNotices = {
    * Answers the transfer's outcome then ('received' while its notice is still owed).
    */
   sendTransferNotice(id: number): Promise<TSandboxTransferOutcome | null>;
+  /**
+   * Tells that the one-time account opened for `reference` was closed before its time (its
+   * 'Expire this account now'); whether our route answered it 2xx. Sent once: one not answered
+   * ends at the account's own expiry, by the reconciler's sweep.
+   */
+  sendAccountExpiredNotice(reference: string): Promise<boolean>;
   /** Sends again every owed notice last sent SANDBOX_NOTICE_RETRY_MS ago or more; how many. */
   resendOwed(): Promise<number>;
   /**
@@ -298,6 +310,8 @@ export function sandboxNotices(db: TDb, clock: TClock, post: TNoticePost): TSand
   return {
     answerThreeDs: (cards, providerReference, approved) =>
       answerThreeDs(db, post, { cards, providerReference, approved }),
+    sendAccountExpiredNotice: async (reference) =>
+      answered(post, await signed(db, { event: 'account.expired', data: { reference } })),
     async sendTransferNotice(id) {
       const [row] = await db.select().from(sandboxTransfers).where(eq(sandboxTransfers.id, id));
       return row ? deliver(row) : null;

@@ -7,10 +7,7 @@ import {
   transferOutcomeMessage,
 } from './sandbox-bank';
 import type { TSandboxNotices } from './sandbox-notices';
-import { isAccountLinkReference } from '../services/linking/link-lifecycle';
-import { expireLinkTestTransfer } from '../services/linking/link-test-transfers';
 import { AppError } from '../services/app-error';
-import { expireTransferAttempt } from '../services/payments/transfer-payments';
 
 /*
  * The sandbox bank's transfers, as a payer's bank sends them (docs/sandbox.md "Transfers"). The
@@ -49,15 +46,18 @@ export async function sendSandboxTransfer(
   return { outcome, message: transferOutcomeMessage(outcome) };
 }
 
-/** 'Expire this account now': the account takes no more money, and its attempt or link ends. */
-export async function expireSandboxAccount(ctx: TSandboxContext, accountNumber: string) {
+/**
+ * 'Expire this account now': the account takes no more money, and the bank tells us by its
+ * notice, which ends the account's attempt or link in our completion path.
+ */
+export async function expireSandboxAccount(
+  ctx: TSandboxContext,
+  notices: TSandboxNotices,
+  accountNumber: string,
+) {
   if (!ctx.sandbox) throw new AppError('NOT_FOUND');
   const expired = await expireVirtualAccount(ctx.db, ctx.clock, accountNumber);
   if (!expired) throw new AppError('NOT_FOUND', 'No open one-time account has this number');
-  if (isAccountLinkReference(expired.reference)) {
-    await expireLinkTestTransfer(ctx.db, expired.reference, ctx.clock.now());
-  } else {
-    await expireTransferAttempt(ctx.db, expired.reference, ctx.clock.now());
-  }
+  await notices.sendAccountExpiredNotice(expired.reference);
   return { success: true as const, expiresAt: expired.expiresAt.toISOString() };
 }

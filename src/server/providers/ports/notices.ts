@@ -93,6 +93,11 @@ export type TProviderNotice =
   /** A payer approved a debit mandate at their bank's page (TDebitMandates 'bank_page'). */
   | { kind: 'debit_mandate'; providerReference: string; authorization: string }
   /**
+   * The one-time account opened for our `reference` was closed before its time (the sandbox's
+   * 'Expire this account now'): it takes no more money, and what waited on it ends expired.
+   */
+  | { kind: 'transfer_account_expired'; reference: string }
+  /**
    * Whether an account the payer named is held under their BVN (checkAccountHolder 'pending'):
    * the account as the provider shows it, its number masked but for its first and last digits.
    */

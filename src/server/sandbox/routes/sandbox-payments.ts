@@ -76,6 +76,6 @@ export const sandboxPaymentRoutes: FastifyPluginAsync<
         response: jsonAnswers({ 200: ZSandboxExpireResponse }),
       },
     },
-    async (request) => expireSandboxAccount(ctx, request.params.accountNumber),
+    async (request) => expireSandboxAccount(ctx, notices, request.params.accountNumber),
   );
 };

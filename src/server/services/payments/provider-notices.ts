@@ -7,13 +7,13 @@ import type { TProviderNotice, TRawNotice, TTransferNoticeAnswer } from '../../p
 import { AppError } from '../app-error';
 import { isAccountLinkReference } from '../linking/link-lifecycle';
 import { answerAccountHolder, applyBankMandate } from '../linking/link-mandates';
-import { creditLinkTestTransfer } from '../linking/link-test-transfers';
+import { creditLinkTestTransfer, expireLinkTestTransfer } from '../linking/link-test-transfers';
 import { settleNoticedLinkCharge } from '../linking/card-link-notices';
 import { settleNoticedThreeDs } from './card-payments';
 import { settleNoticedCharge } from './attempts/answers';
 import { settleNoticedPayout } from './payouts';
 import { settleRefund } from './refunds';
-import { creditTransfer } from './transfer-payments';
+import { creditTransfer, expireTransferAttempt } from './transfer-payments';
 import { usable } from '../../providers/off';
 
 /*
@@ -93,6 +93,8 @@ export async function applyProviderNotice(
       return (await settleNoticedPayout(ctx, notice.reference)) === null ? 'unchanged' : 'applied';
     case 'refunds':
       return applyRefundsNotice(ctx, notice.refunds);
+    case 'transfer_account_expired':
+      return applyAccountExpiredNotice(ctx, notice.reference);
     case 'debit_mandate':
       return applyBankMandate(ctx, notice);
     case 'account_holder':
@@ -213,6 +215,20 @@ function applyTransferNotice(
       ? creditLinkTestTransfer(tx, reference, amount, sender, now)
       : creditTransfer(ctx.jobs, tx, reference, amount, sender, now);
   });
+}
+
+/**
+ * A one-time account closed before its time: the link's test transfer or the payment's attempt
+ * that waited on it ends expired, each in its one move (the same notice twice changes nothing).
+ */
+async function applyAccountExpiredNotice(
+  ctx: TNoticeContext,
+  reference: string,
+): Promise<TNoticeEffect> {
+  const now = ctx.clock.now();
+  if (isAccountLinkReference(reference)) await expireLinkTestTransfer(ctx.db, reference, now);
+  else await expireTransferAttempt(ctx.db, reference, now);
+  return 'applied';
 }
 
 /**
