@@ -257,6 +257,7 @@ describe('new payouts, routed by provider health', () => {
       route: 'auth_params',
       mandateProvider: 'remita',
       debitProvider: 'remita',
+      mandateSetUpBy: 'remita',
     });
   });
 });

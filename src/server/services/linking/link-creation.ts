@@ -111,6 +111,10 @@ export async function createAccountLink(
   const newMandates = await newMandatesPort(providers);
   const byOwnMandate = linksByOwnMandate(newMandates, institutionCode);
   const keeper = byOwnMandate && !isOff(newMandates) ? newMandates.provider : null;
+  // The provider that sets the mandate up is named on the link too: every later call about the
+  // mandate goes there. One no provider keeps is set up at the first of the list.
+  const setUpAt = byOwnMandate ? newMandates : providers.payments.mandates;
+  const setUpBy = isOff(setUpAt) ? null : setUpAt.provider;
   const termsAt = clock.now();
   const terms = byOwnMandate ? await ownMandateTermsFor(db, input.consentId, termsAt) : undefined;
   const { bank, found } = await findAccountAtBank(ctx, input);
@@ -124,6 +128,7 @@ export async function createAccountLink(
     on: capabilitiesOn(ctx.capabilities),
   });
   const linkRoute: TMandateRoute = byOwnMandate ? 'auth_params' : route;
+  const debitProvider = debitProviderOfNewLinks(providers.payments);
   const now = clock.now();
   const accountId = await addPayerAccount(db, payerId, { ...input, bank, found, holder }, now);
   const linkId = newLinkId();
@@ -141,8 +146,12 @@ export async function createAccountLink(
       route: linkRoute,
       // The bank has the payer's part of a paper mandate once they sign the form.
       state: linkRoute === 'paper' ? 'awaiting_authorisation' : 'created',
-      debitProvider: keeper ?? debitProviderOfNewLinks(providers.payments),
+      debitProvider: keeper ?? debitProvider,
       mandateProvider: keeper,
+      // Auth parameters and paper forms are the mandates provider's; the others are mandates of
+      // the provider that debits them (a bank's page, a test transfer).
+      mandateSetUpBy:
+        linkRoute === 'auth_params' || linkRoute === 'paper' ? setUpBy : debitProvider,
       testAmount,
       expiresAt: new Date(now.getTime() + LINK_TTL_MS[linkRoute]),
       createdAt: now,
@@ -195,7 +204,7 @@ export async function createAccountLink(
   if (linkRoute === 'auth_params') {
     return openAltMandate(ctx, link, {
       ...{ payerId, institutionCode, accountNumber },
-      mandates: byOwnMandate ? newMandates : providers.payments.mandates,
+      mandates: setUpAt,
       terms: terms && { terms, at: termsAt },
     });
   }
@@ -251,7 +260,7 @@ async function openAltMandate(
     payerId: string;
     institutionCode: string;
     accountNumber: string;
-    /** Who sets the mandate up: the provider the link names, where it keeps its own. */
+    /** Who sets the mandate up: the provider the link names (mandate_set_up_by). */
     mandates: TMandateSetupPort | TOffPort;
     /** What the mandate allows, as of when they were read. */
     terms: { terms: TMandateTerms; at: Date } | undefined;
