@@ -13,9 +13,8 @@ import type { TAccountLink } from '../../domain/schemas/account-link';
 import { accountLinks } from '../db/schema';
 import { SANDBOX_ACCOUNTS } from '../sandbox/fixtures';
 import { SANDBOX_PAPER_APPROVAL_MS } from '../sandbox/sandbox-provider';
-import { ownAccount } from '../testing/bvn';
 import { signedUpPayer, type TSignedUpPayer } from '../testing/identity';
-import { accountLinkRow } from '../testing/payments';
+import { accountLinkRow, openOwnLink } from '../testing/payments';
 import {
   startRemitaSimulator,
   type TRemitaSimulator,
@@ -39,23 +38,6 @@ afterAll(async () => {
   await first.close();
   await remita.close();
 });
-
-/** The payer opens a link of their person's account of `scenario` on the first server. */
-async function linked(payer: TSignedUpPayer, scenario: 'links_by_auth_params' | 'paper_mandate') {
-  const { accountNumber, institutionCode, accountName } = await ownAccount(
-    first.app,
-    payer.token,
-    scenario,
-  );
-  const created = await first.app.inject({
-    method: 'POST',
-    url: '/api/account-links/create',
-    headers: payer.headers,
-    payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
-  });
-  expect(created.statusCode, created.body).toBe(200);
-  return created.json<{ accountLink: TAccountLink }>().accountLink;
-}
 
 /**
  * The payer sends `app` the right answers to their link's auth parameters (every sandbox account
@@ -82,8 +64,8 @@ function answerRight(app: FastifyInstance, payer: TSignedUpPayer, link: TAccount
 describe('mandates no provider keeps, after MANDATE_PROVIDERS moves to Remita', () => {
   it('asks the sandbox that set each up about it, never Remita', async () => {
     const payer = await signedUpPayer(first.app, 'Chukwuemeka Eze');
-    const byAuthParams = await linked(payer, 'links_by_auth_params');
-    const byPaper = await linked(payer, 'paper_mandate');
+    const byAuthParams = await openOwnLink(first.app, payer.token, 'links_by_auth_params');
+    const byPaper = await openOwnLink(first.app, payer.token, 'paper_mandate');
     for (const { id } of [byAuthParams, byPaper]) {
       expect(await accountLinkRow(first.database, id)).toMatchObject({
         mandateSetUpBy: 'sandbox',
@@ -92,7 +74,7 @@ describe('mandates no provider keeps, after MANDATE_PROVIDERS moves to Remita', 
     }
     // Another payer's link as one made before the column was kept, its row proving no provider.
     const other = await signedUpPayer(first.app, 'Amaka Obi');
-    const unnamed = await linked(other, 'links_by_auth_params');
+    const unnamed = await openOwnLink(first.app, other.token, 'links_by_auth_params');
     await first.database.db
       .update(accountLinks)
       .set({ mandateSetUpBy: null })

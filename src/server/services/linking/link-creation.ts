@@ -25,7 +25,6 @@ import {
 import {
   keepOwnMandate,
   consentMandateTerms,
-  linksByOwnMandate,
   mandatePayerOf,
   newMandatesPort,
   openOwnPaperMandate,
@@ -106,15 +105,15 @@ export async function createAccountLink(
   const { db, clock, providers } = ctx;
   const { accountNumber, institutionCode } = input;
   // A bank whose mandates the mandates provider new work is routed to keeps (Remita) links by its
-  // OTP, on a mandate that allows what the consent it is linked for grants. That provider is
-  // named on the link from its first row: every later call and debit of the mandate goes there.
-  const newMandates = await newMandatesPort(providers);
-  const byOwnMandate = linksByOwnMandate(newMandates, institutionCode);
-  const keeper = byOwnMandate && !isOff(newMandates) ? newMandates.provider : null;
-  // The provider that sets the mandate up is named on the link too: every later call about the
-  // mandate goes there. One no provider keeps is set up at the first of the list.
-  const setUpAt = byOwnMandate ? newMandates : providers.payments.mandates;
-  const setUpBy = isOff(setUpAt) ? null : setUpAt.provider;
+  // OTP, on a mandate that allows what the consent it is linked for grants. The provider that
+  // sets the mandate up is named on the link from its first row: every later call about the
+  // mandate goes there, and every debit too where it keeps the mandate.
+  const { port: newMandates, keeps: byOwnMandate } = await newMandatesPort(
+    providers,
+    institutionCode,
+  );
+  const setUpBy = isOff(newMandates) ? null : newMandates.provider;
+  const keeper = byOwnMandate ? setUpBy : null;
   const termsAt = clock.now();
   const terms = byOwnMandate ? await ownMandateTermsFor(db, input.consentId, termsAt) : undefined;
   const { bank, found } = await findAccountAtBank(ctx, input);
@@ -204,7 +203,7 @@ export async function createAccountLink(
   if (linkRoute === 'auth_params') {
     return openAltMandate(ctx, link, {
       ...{ payerId, institutionCode, accountNumber },
-      mandates: setUpAt,
+      mandates: newMandates,
       terms: terms && { terms, at: termsAt },
     });
   }
