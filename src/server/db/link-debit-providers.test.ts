@@ -2,14 +2,13 @@
 // who: a mandate its provider keeps (Remita's), a mandate approved at the bank's page (Paystack's
 // authorisation), a link a debit already went through (that debit's provider). A link whose rows
 // say nothing keeps none. Its statements after the column's are run again on such rows.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountLinks, payerAccounts, paymentAttempts } from './schema';
+import { accountLinks, paymentAttempts } from './schema';
 import { signUp, testPhone } from '../testing/identity';
 import { consentWithPayment } from '../testing/payments';
 import { startTestApp, testClock } from '../testing/test-app';
+import { backfillOf, oldLink as oldLinkOf } from '../testing/old-links';
 import { newLinkId } from '../services/linking/link-lifecycle';
 
 const clock = testClock(new Date());
@@ -21,42 +20,9 @@ afterAll(async () => {
   await ctx.close();
 });
 
-/** Migration 0073's statements that fill the column, as the file has them. */
-const backfill = readFileSync(
-  fileURLToPath(new URL('./migrations/0073_link_debit_providers.sql', import.meta.url)),
-  'utf8',
-)
-  .split('--> statement-breakpoint')
-  .filter((statement) => statement.trim().startsWith('UPDATE'));
-
-/** A payer's account and its active link as `link` has it, naming no debit provider. */
-async function oldLink(payerId: string, link: Partial<typeof accountLinks.$inferInsert>) {
-  const now = clock.now();
-  const accountId = `pa_${newLinkId()}`;
-  await ctx.database.db.insert(payerAccounts).values({
-    id: accountId,
-    payerId,
-    institutionCode: '058',
-    accountNumber: String(Math.floor(Math.random() * 1e10)).padStart(10, '0'),
-    accountName: 'CHIAMAKA EZE',
-    bankName: 'Guaranty Trust Bank',
-    createdAt: now,
-  });
-  const id = newLinkId();
-  await ctx.database.db.insert(accountLinks).values({
-    id,
-    payerId,
-    accountId,
-    route: 'test_transfer',
-    state: 'active',
-    expiresAt: now,
-    activatedAt: now,
-    createdAt: now,
-    updatedAt: now,
-    ...link,
-  });
-  return { id, accountId };
-}
+const backfill = backfillOf('0073_link_debit_providers.sql');
+const oldLink = (payerId: string, link: Partial<typeof accountLinks.$inferInsert>) =>
+  oldLinkOf({ database: ctx.database, clock }, payerId, link);
 
 const debitProviderOf = async (id: string) =>
   (

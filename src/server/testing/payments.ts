@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { encryptCard } from '../../domain/card-envelope';
+import type { TAccountLink } from '../../domain/schemas/account-link';
 import type { TEncryptedCard } from '../../domain/schemas/card';
 import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
 import type { TDatabase } from '../db/database';
@@ -238,6 +239,23 @@ export async function payByTransfer(
   });
 }
 
+/** The payer of `token` opens a link of their person's account of `scenario`: its answer. */
+export async function openOwnLink(
+  app: FastifyInstance,
+  token: string,
+  scenario: TAccountScenario,
+): Promise<TAccountLink> {
+  const { accountNumber, institutionCode, accountName } = await ownAccount(app, token, scenario);
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/account-links/create',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
+  });
+  if (created.statusCode !== 200) throw new Error(`link: ${created.body}`);
+  return created.json<{ accountLink: TAccountLink }>().accountLink;
+}
+
 /**
  * Links the account of `scenario` of the payer's own sandbox person (testing/bvn.ts: minted, its
  * BVN verified by the payer) to a signed-in payer by its test transfer, through the
@@ -250,17 +268,8 @@ export async function linkByTestTransfer(
   scenario: TAccountScenario,
 ): Promise<string> {
   const headers = { authorization: `Bearer ${token}` };
-  const { accountNumber, institutionCode, accountName } = await ownAccount(app, token, scenario);
-  const created = await app.inject({
-    method: 'POST',
-    url: '/api/account-links/create',
-    headers,
-    payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
-  });
-  if (created.statusCode !== 200) throw new Error(`link: ${created.body}`);
-  const payIn = created.json<{
-    accountLink: { payInDetails: { accountNumber: string; amount: number } | null };
-  }>().accountLink.payInDetails;
+  const { accountNumber, institutionCode } = await ownAccount(app, token, scenario);
+  const payIn = (await openOwnLink(app, token, scenario)).payInDetails;
   if (!payIn) throw new Error(`${scenario} does not link by test transfer`);
   const sent = await sandboxTransfer(app, {
     accountNumber: payIn.accountNumber,

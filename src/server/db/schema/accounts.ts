@@ -118,6 +118,16 @@ export const accountLinks = pgTable(
      */
     debitProvider: text('debit_provider'),
     /**
+     * The adapter that set the link's mandate up, named in the transaction that makes the link:
+     * the mandates capability's for auth parameters and paper forms (the sandbox's, Remita's), the
+     * debits capability's for a mandate approved at the bank's page or proven by a test transfer
+     * or a card's test charge. Its status, the payer's answers to it and its stop are asked there
+     * whatever the lists say later (linking/link-mandates.ts). Null on a link made before it was
+     * kept whose row did not prove who: no provider is asked about its mandate (docs/operations.md
+     * "Links whose mandate names no provider").
+     */
+    mandateSetUpBy: text('mandate_set_up_by'),
+    /**
      * How that provider said the mandate ended when it was stopped; null while it was not
      * stopped, or the provider has not answered yet.
      */

@@ -5,7 +5,9 @@
 // to Paystack is asked about there (by the row), though the list puts the sandbox first. The
 // account of a link's test transfer (TRANSFER_PROVIDERS=sandbox,paystack) is opened the same way,
 // and a new link's mandate (MANDATE_PROVIDERS=sandbox,remita): past an eliminated sandbox it is
-// Remita's, named on the link from its first row. On PGlite and on PostgreSQL.
+// Remita's, named on the link from its first row. With MANDATE_PROVIDERS=remita,sandbox and Remita
+// eliminated, a mandate no provider keeps (the sandbox's auth parameters) is the sandbox's, and the
+// link names it. On PGlite and on PostgreSQL.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLinks, payouts } from '../../db/schema';
@@ -15,6 +17,7 @@ import { provenPayer, type TSignedUpPayer } from '../../testing/identity';
 import {
   consentWithPayment,
   linkByTestTransfer,
+  openOwnLink,
   payByTransfer,
   sandboxBalanceOf,
 } from '../../testing/payments';
@@ -190,22 +193,8 @@ describe('new payouts, routed by provider health', () => {
     for (let index = 0; index < 2; index += 1) {
       await health.record({ ...failed, capability: 'transfersIn' });
     }
-    const { accountNumber, institutionCode, accountName } = await ownAccount(
-      ctx.app,
-      ada.token,
-      SCENARIO,
-    );
     const opened = paystackCharges().length;
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/account-links/create',
-      headers: ada.headers,
-      payload: { accountNumber, institutionCode, accountName, bankName: 'Any Bank' },
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    const { id, payInDetails } = created.json<{
-      accountLink: { id: string; payInDetails: { accountNumber: string } };
-    }>().accountLink;
+    const { id, payInDetails } = await openOwnLink(ctx.app, ada.token, SCENARIO);
     // One account opened at Paystack, under the link's reference (as Paystack's references go).
     const charges = paystackCharges().slice(opened);
     expect(charges).toHaveLength(1);
@@ -219,7 +208,7 @@ describe('new payouts, routed by provider health', () => {
     const { account_number: atPaystack } = (
       (await verify.json()) as { data: { account_number: string } }
     ).data;
-    expect(payInDetails.accountNumber).toBe(atPaystack);
+    expect(payInDetails?.accountNumber).toBe(atPaystack);
   });
 
   it("sets a new link's mandate up at the next mandate provider once the first is eliminated, and the link names it", async () => {
@@ -257,6 +246,52 @@ describe('new payouts, routed by provider health', () => {
       route: 'auth_params',
       mandateProvider: 'remita',
       debitProvider: 'remita',
+      mandateSetUpBy: 'remita',
     });
+  });
+});
+
+describe('new mandates no provider keeps, routed by provider health', () => {
+  // Remita first: a mandate no provider keeps is set up at the healthiest that keeps none.
+  let remitaFirst: Awaited<ReturnType<typeof startTestApp>>;
+  beforeAll(async () => {
+    remitaFirst = await startTestApp({
+      clock,
+      webhookDelivery: 'manual',
+      env: {
+        MANDATE_PROVIDERS: 'remita,sandbox',
+        REMITA_MERCHANT_ID: remita.merchantId,
+        REMITA_SERVICE_TYPE_ID: remita.serviceTypeId,
+        REMITA_API_KEY: remita.apiKey,
+        REMITA_API_TOKEN: remita.apiToken,
+        REMITA_BASE_URL: remita.url,
+        ROUTING_FAILURES_IN_A_ROW: '2',
+      },
+    });
+  });
+  afterAll(async () => {
+    await remitaFirst?.close();
+  });
+
+  it("sets the sandbox's auth parameters up once Remita is eliminated, and the link names the sandbox", async () => {
+    const { app, database } = remitaFirst;
+    const chidi = await provenPayer(app, remitaFirst.config, 'Chidi Okeke');
+    for (let index = 0; index < 2; index += 1) {
+      await app.appContext.providers.health.record({
+        ...failed,
+        capability: 'mandates',
+        provider: 'remita',
+      });
+    }
+    const since = remita.requests.length;
+    const { id, authParams } = await openOwnLink(app, chidi.token, 'links_by_auth_params');
+    expect(authParams).toHaveLength(1);
+    const [link] = await database.db.select().from(accountLinks).where(eq(accountLinks.id, id));
+    expect(link).toMatchObject({
+      route: 'auth_params',
+      mandateSetUpBy: 'sandbox',
+      mandateProvider: null,
+    });
+    expect(remita.requests.slice(since)).toEqual([]);
   });
 });

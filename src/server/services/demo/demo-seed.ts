@@ -261,6 +261,7 @@ async function seedDemoPayer(db: TDb, now: Date) {
       state: 'active',
       // A sandbox bank's account: the sandbox debits it.
       debitProvider: 'sandbox',
+      mandateSetUpBy: 'sandbox',
       expiresAt: now,
       activatedAt: now,
       bvnHash: bvn.bvnHash,

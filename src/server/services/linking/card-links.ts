@@ -243,6 +243,8 @@ export async function linkCard(
     chargeStage: 'charging',
     chargeProvider: cards.provider,
     debitProvider: debitProviderOfNewLinks(ctx.providers.payments),
+    // The card's test charge proves the mandate of the provider that debits the account.
+    mandateSetUpBy: debitProviderOfNewLinks(ctx.providers.payments),
     testAmount: randomInt(TEST_CARD_CHARGE_MIN_KOBO, TEST_CARD_CHARGE_MAX_KOBO + 1),
     ...expiryColumnsOf(card.expiry),
     expiresAt: new Date(now.getTime() + CARD_LINK_TTL_MS),

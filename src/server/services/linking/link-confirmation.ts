@@ -14,6 +14,7 @@ import type {
   TConfirmAccountLinkPaymentResponse,
 } from '../../../domain/schemas/account-link';
 import type { TDb } from '../../db/database';
+import type { TMandateSetupPort } from '../../providers/payments';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import { AppError } from '../app-error';
 import {
@@ -120,12 +121,17 @@ export async function confirmAltMandate(
     await ownLink(db, payerId, eq(accountLinks.remitaTransRef, body.remitaTransRef)),
   );
   if (!isOpen(link.state)) return closedAnswer(link);
+  const mandates = mandatesOfLink(providers, link);
+  // A link whose mandate names no provider (made before it was kept, docs/operations.md "Links
+  // whose mandate names no provider"): none may be asked about the answers, so the link ends and
+  // the payer starts again, at the provider new work goes to.
+  if (!mandates) return cancelOpenLink(ctx, link, 'ACCOUNT_LINK_CANCELLED');
   const [account] = await db
     .select()
     .from(payerAccounts)
     .where(eq(payerAccounts.id, link.accountId));
   if (!account) throw new AppError('NOT_FOUND', 'No account link of yours has this id');
-  if (link.authAnswerLostAt !== null && (await lostTryActivated(ctx, link))) {
+  if (link.authAnswerLostAt !== null && (await lostTryActivated(ctx, mandates, link))) {
     return activateVerified(ctx, link);
   }
   const counted = await countAuthTry(db, link.id, clock.now());
@@ -137,7 +143,7 @@ export async function confirmAltMandate(
   }
   let verified: boolean;
   try {
-    ({ verified } = await mandatesOfLink(providers, link).verifyAltMandate({
+    ({ verified } = await mandates.verifyAltMandate({
       authReference: body.remitaTransRef,
       reference: link.requestId ?? link.id,
       providerReference: link.providerReference,
@@ -161,10 +167,14 @@ export async function confirmAltMandate(
  * Not active: the lost try counts as refused and the next is sent. No answer:
  * ACCOUNT_VERIFY_FAILED, and nothing is sent.
  */
-async function lostTryActivated(ctx: TLinkContext, link: TLinkRow): Promise<boolean> {
+async function lostTryActivated(
+  ctx: TLinkContext,
+  mandates: TMandateSetupPort,
+  link: TLinkRow,
+): Promise<boolean> {
   let active: boolean;
   try {
-    active = await mandatesOfLink(ctx.providers, link).altMandateActive({
+    active = await mandates.altMandateActive({
       reference: link.requestId ?? link.id,
       providerReference: link.providerReference,
     });
@@ -180,6 +190,26 @@ async function lostTryActivated(ctx: TLinkContext, link: TLinkRow): Promise<bool
       );
   }
   return active;
+}
+
+/**
+ * Ends an open link, its page told why (`code`'s words), and refuses the answers with `code`; a
+ * link that closed meanwhile is answered as it stands.
+ */
+async function cancelOpenLink(
+  ctx: TLinkContext,
+  link: TLinkRow,
+  code: 'AUTH_PARAMS_LOCKED' | 'ACCOUNT_LINK_CANCELLED',
+): Promise<TAltServiceConfirmResponse> {
+  const cancelled = await ctx.db.transaction((tx) =>
+    endLink(tx, link.id, {
+      edge: 'cancel',
+      now: ctx.clock.now(),
+      message: ERROR_CATALOGUE[code].message,
+    }),
+  );
+  if (cancelled) throw new AppError(code);
+  return closedAnswer((await readLink(ctx.db, link.id)) ?? link);
 }
 
 /** Counts one try of an open link whose tries are not used up; null when none is left. */
@@ -221,13 +251,5 @@ async function refuseWrongTry(
       formatErrorMessage('AUTH_PARAMS_INCORRECT', { tries: countNoun(left, 'try', 'tries') }),
     );
   }
-  const cancelled = await ctx.db.transaction((tx) =>
-    endLink(tx, counted.id, {
-      edge: 'cancel',
-      now: ctx.clock.now(),
-      message: ERROR_CATALOGUE.AUTH_PARAMS_LOCKED.message,
-    }),
-  );
-  if (cancelled) throw new AppError('AUTH_PARAMS_LOCKED');
-  return closedAnswer((await readLink(ctx.db, counted.id)) ?? counted);
+  return cancelOpenLink(ctx, counted, 'AUTH_PARAMS_LOCKED');
 }

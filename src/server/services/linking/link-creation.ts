@@ -25,7 +25,6 @@ import {
 import {
   keepOwnMandate,
   consentMandateTerms,
-  linksByOwnMandate,
   mandatePayerOf,
   newMandatesPort,
   openOwnPaperMandate,
@@ -106,11 +105,15 @@ export async function createAccountLink(
   const { db, clock, providers } = ctx;
   const { accountNumber, institutionCode } = input;
   // A bank whose mandates the mandates provider new work is routed to keeps (Remita) links by its
-  // OTP, on a mandate that allows what the consent it is linked for grants. That provider is
-  // named on the link from its first row: every later call and debit of the mandate goes there.
-  const newMandates = await newMandatesPort(providers);
-  const byOwnMandate = linksByOwnMandate(newMandates, institutionCode);
-  const keeper = byOwnMandate && !isOff(newMandates) ? newMandates.provider : null;
+  // OTP, on a mandate that allows what the consent it is linked for grants. The provider that
+  // sets the mandate up is named on the link from its first row: every later call about the
+  // mandate goes there, and every debit too where it keeps the mandate.
+  const { port: newMandates, keeps: byOwnMandate } = await newMandatesPort(
+    providers,
+    institutionCode,
+  );
+  const setUpBy = isOff(newMandates) ? null : newMandates.provider;
+  const keeper = byOwnMandate ? setUpBy : null;
   const termsAt = clock.now();
   const terms = byOwnMandate ? await ownMandateTermsFor(db, input.consentId, termsAt) : undefined;
   const { bank, found } = await findAccountAtBank(ctx, input);
@@ -124,6 +127,7 @@ export async function createAccountLink(
     on: capabilitiesOn(ctx.capabilities),
   });
   const linkRoute: TMandateRoute = byOwnMandate ? 'auth_params' : route;
+  const debitProvider = debitProviderOfNewLinks(providers.payments);
   const now = clock.now();
   const accountId = await addPayerAccount(db, payerId, { ...input, bank, found, holder }, now);
   const linkId = newLinkId();
@@ -141,8 +145,12 @@ export async function createAccountLink(
       route: linkRoute,
       // The bank has the payer's part of a paper mandate once they sign the form.
       state: linkRoute === 'paper' ? 'awaiting_authorisation' : 'created',
-      debitProvider: keeper ?? debitProviderOfNewLinks(providers.payments),
+      debitProvider: keeper ?? debitProvider,
       mandateProvider: keeper,
+      // Auth parameters and paper forms are the mandates provider's; the others are mandates of
+      // the provider that debits them (a bank's page, a test transfer).
+      mandateSetUpBy:
+        linkRoute === 'auth_params' || linkRoute === 'paper' ? setUpBy : debitProvider,
       testAmount,
       expiresAt: new Date(now.getTime() + LINK_TTL_MS[linkRoute]),
       createdAt: now,
@@ -195,7 +203,7 @@ export async function createAccountLink(
   if (linkRoute === 'auth_params') {
     return openAltMandate(ctx, link, {
       ...{ payerId, institutionCode, accountNumber },
-      mandates: byOwnMandate ? newMandates : providers.payments.mandates,
+      mandates: newMandates,
       terms: terms && { terms, at: termsAt },
     });
   }
@@ -251,7 +259,7 @@ async function openAltMandate(
     payerId: string;
     institutionCode: string;
     accountNumber: string;
-    /** Who sets the mandate up: the provider the link names, where it keeps its own. */
+    /** Who sets the mandate up: the provider the link names (mandate_set_up_by). */
     mandates: TMandateSetupPort | TOffPort;
     /** What the mandate allows, as of when they were read. */
     terms: { terms: TMandateTerms; at: Date } | undefined;

@@ -3,8 +3,8 @@ import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts, payers } from '../../db/schema';
 import type { TMandateSetupPort, TProviderNotice } from '../../providers/payments';
+import { ProviderNotConfigured } from '../../providers/registry';
 import { answerHolderCheck } from './account-holders';
-import { usable } from '../../providers/off';
 import {
   type TLinkContext,
   type TLinkRow,
@@ -22,17 +22,46 @@ import { isOpen, OPEN_STATES } from '../../../domain/schemas/mandate-transitions
  */
 
 /**
- * The mandates port of the provider that keeps `link`'s mandate: the one the link names (its
- * own form's, or its OTP's: own-mandates.ts), whatever MANDATE_PROVIDER says now; a link that
- * names none is new work's. A provider this server no longer runs: ProviderNotConfigured.
+ * The mandates port of the provider that set `link`'s mandate up (its auth parameters, its paper
+ * form): the one the link names (mandate_set_up_by), whatever MANDATE_PROVIDERS says now. Null
+ * when the link names none (made before it was kept, its row proving no provider): no provider
+ * is asked about its mandate (docs/operations.md "Links whose mandate names no provider"). A
+ * provider this server no longer runs: ProviderNotConfigured.
  */
 export function mandatesOfLink(
   providers: TLinkContext['providers'],
-  link: Pick<TLinkRow, 'mandateProvider'>,
-): TMandateSetupPort {
-  return link.mandateProvider
-    ? providers.registry.portOf(link.mandateProvider, 'mandates')
-    : usable(providers.payments.mandates);
+  link: Pick<TLinkRow, 'mandateSetUpBy'>,
+): TMandateSetupPort | null {
+  return link.mandateSetUpBy === null
+    ? null
+    : providers.registry.portOf(link.mandateSetUpBy, 'mandates');
+}
+
+/**
+ * The bank-page mandates of the provider that opened `link`'s page (mandate_set_up_by), whatever
+ * PAYMENT_PROVIDER says now; null when the link names none, or that provider's mandates are not
+ * approved at a bank's page.
+ */
+function bankPageMandatesOf(
+  providers: TLinkContext['providers'],
+  link: Pick<TLinkRow, 'mandateSetUpBy'>,
+) {
+  if (link.mandateSetUpBy === null) return null;
+  const mandates = providers.registry.portOf(link.mandateSetUpBy, 'debits').debitMandates;
+  return mandates.kind === 'bank_page' ? mandates : null;
+}
+
+/**
+ * The port `find` resolves from the link's row, or null where this server does not run the
+ * provider it names now: a read of the link leaves it where it stands, as when it does not answer.
+ */
+function runningPort<TPort>(find: () => TPort | null): TPort | null {
+  try {
+    return find();
+  } catch (error) {
+    if (error instanceof ProviderNotConfigured) return null;
+    throw error;
+  }
 }
 
 /**
@@ -53,8 +82,11 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
     );
     return expired ?? (await readLink(ctx.db, link.id)) ?? link;
   }
-  if (link.route === 'paper') {
-    const status = await mandatesOfLink(ctx.providers, link)
+  // A link whose mandate names no provider stays where it stands until its expiry.
+  const paperMandates =
+    link.route === 'paper' ? runningPort(() => mandatesOfLink(ctx.providers, link)) : null;
+  if (paperMandates) {
+    const status = await paperMandates
       .paperMandateStatus({
         // A provider's own form's mandate was set up with its own reference (own-mandates.ts).
         reference: link.mandateProvider ? (link.requestId ?? link.id) : link.id,
@@ -68,8 +100,9 @@ export async function settleLink(ctx: TLinkContext, link: TLinkRow): Promise<TLi
       return (await readLink(ctx.db, link.id)) ?? link;
     }
   }
-  const mandates = usable(ctx.providers.payments.debits).debitMandates;
-  if (link.route === 'bank_page' && link.providerReference && mandates.kind === 'bank_page') {
+  const mandates =
+    link.route === 'bank_page' ? runningPort(() => bankPageMandatesOf(ctx.providers, link)) : null;
+  if (mandates && link.providerReference) {
     const status = await mandates
       .status(link.providerReference)
       // The provider not answering leaves the mandate where it stands; the next read asks again.

@@ -142,6 +142,8 @@ export async function linkFromPayment(
         route,
         state: 'created',
         debitProvider,
+        // The payment proves the mandate of the provider that debits the account.
+        mandateSetUpBy: debitProvider,
         expiresAt: now,
         createdAt: now,
         updatedAt: now,

@@ -23,22 +23,32 @@ import type { TAppContext } from '../../context';
  */
 
 /**
- * Where a new link's mandate is set up (docs/routing.md): the first provider of MANDATE_PROVIDERS
- * the health routing gives, as new payouts go. An existing mandate stays with the provider its
- * link names (mandatesOfLink). No provider: the capability is off, and says so.
+ * Where a new link's mandate is set up (docs/routing.md "Mandates"), in the order the health
+ * routing gives MANDATE_PROVIDERS, as new payouts go: at the first, where it keeps its own
+ * mandates of the account's bank (Remita's: `keeps`); else, being a mandate no provider keeps
+ * (auth parameters, a paper form), at the first that keeps none of its own (a keeper sets up no
+ * other), or the first when all do. The link names the one chosen from its first row, and every
+ * later call about its mandate goes there (mandatesOfLink). No provider: the capability is off,
+ * and says so.
  */
 export async function newMandatesPort(
   providers: TAppContext['providers'],
-): Promise<TMandateSetupPort | TOffPort> {
+  institutionCode: string,
+): Promise<{ port: TMandateSetupPort | TOffPort; keeps: boolean }> {
   const { registry, health } = providers;
   const candidates = registry.lists.mandates.filter((name) =>
     registry.adapters.some((adapter) => adapter.name === name && adapter.mandates),
   );
-  const [first] = (await health.route({ capability: 'mandates' }, candidates)).order;
+  const { order } = await health.route({ capability: 'mandates' }, candidates);
   // The list's first is new work's port (the one the context measures and records).
   const newWork = providers.payments.mandates;
-  if (first === undefined || isOff(newWork) || first === newWork.provider) return newWork;
-  return registry.portOf(first, 'mandates');
+  const ports = order.map((name) =>
+    !isOff(newWork) && name === newWork.provider ? newWork : registry.portOf(name, 'mandates'),
+  );
+  const [first] = ports;
+  if (first === undefined) return { port: newWork, keeps: false };
+  if (linksByOwnMandate(first, institutionCode)) return { port: first, keeps: true };
+  return { port: ports.find((port) => !port.own) ?? first, keeps: false };
 }
 
 /** The mandates capability's own mandates, where its provider keeps them; null otherwise. */
