@@ -21,7 +21,7 @@ import { systemClock } from '../src/server/clock';
 import { loadConfig, type TConfig } from '../src/server/config';
 import { openConfiguredDatabase } from '../src/server/db/database';
 import { readOperatorFile, type TOperatorFile } from '../src/server/operator-file';
-import { AppError } from '../src/server/services/app-error';
+import { AppError } from '../src/server/app-error';
 import { openServerSecrets } from '../src/server/services/server-secrets';
 import {
   changeClientOrigins,

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CATALOGUE, errorBody, type TErrorCode } from '../domain/errors';
 import { challenge, MERCHANT_CHALLENGE, operatorChallenge } from './auth-challenges';
-import { AppError } from './services/app-error';
+import { AppError } from './app-error';
 
 /*
  * Every 4xx and 5xx the server can produce carries the catalogue shape

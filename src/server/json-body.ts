@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './services/app-error';
+import { AppError } from './app-error';
 
 /** No request of ours nests deeper than this; deeper JSON is refused before it is parsed. */
 export const MAX_JSON_DEPTH = 32;

@@ -9,7 +9,7 @@ import type {
 import type { Redis } from 'ioredis';
 import { formatErrorMessage } from '../domain/errors';
 import type { TSmsGate } from './jobs/sms-job';
-import { AppError } from './services/app-error';
+import { AppError } from './app-error';
 
 /*
  * Limits on what costs us money or helps an attacker (docs/security.md): SMS codes (each one is

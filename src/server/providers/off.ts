@@ -1,6 +1,6 @@
 import type { TCapability } from '../../domain/capabilities';
 import { formatErrorMessage } from '../../domain/errors';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 
 /**
  * A capability that is off (context.ts): no adapter serves it, and it has no calls to make. A

@@ -1,7 +1,7 @@
 import { CAPABILITIES, type TCapability } from '../../domain/capabilities';
 import type { TConfig } from '../config';
 import type { TProviderLists } from '../provider-lists';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { capabilityName, offPort, usable } from './off';
 import { PROVIDERS, settingsOf } from './adapters';
 import type { TAdapter, TAdapterDeps, TProviderDescriptor } from './descriptor';

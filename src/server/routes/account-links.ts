@@ -15,7 +15,7 @@ import {
 import { ZIdentifier } from '../../domain/schemas/fields';
 import type { TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import {
   confirmAccountLinkPayment,
   confirmAltMandate,

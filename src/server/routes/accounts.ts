@@ -12,7 +12,7 @@ import {
   ZUserAccountsResponse,
 } from '../../domain/schemas/user-account';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import {
   accountsUnderPayersBvn,
   deletePayerAccount,

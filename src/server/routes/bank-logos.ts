@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CARD_BRAND_NAMES, type TCardBrand } from '../../domain/card-brand';
 import { ZBankLogoParams, ZSignedUrlQuery, ZSignedUrlResponse } from '../../domain/schemas/assets';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { bankNameOf } from '../services/bank-names';
 import { bankMonogramSvg, cardSchemeSvg, DEFAULT_BANK_LOGO_SVG } from './logo-svg';
 import { jsonAnswers } from './responses';

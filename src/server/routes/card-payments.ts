@@ -16,7 +16,7 @@ import { ZConsentOtpRequest, ZConsentOtpResponse } from '../../domain/schemas/co
 import { ZIdentifier } from '../../domain/schemas/fields';
 import { ZCancelAttemptRequest, ZCancelAttemptResponse } from '../../domain/schemas/payment';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { completeCardCharge, linkCard, saveCardOfPayment } from '../services/linking/card-links';
 import { attemptViewOf } from '../services/payments/attempt-view';
 import {

@@ -11,7 +11,7 @@ import {
   ZTerminalPushResponse,
 } from '../../domain/schemas/card-terminal';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { chipPurchaseOnce, fetchTerminalKeys } from '../services/payments/chip-purchases';
 import {
   pushLimitKey,

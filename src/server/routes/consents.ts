@@ -5,7 +5,7 @@ import { ZConsentReadResponse, type TConsentReadResponse } from '../../domain/sc
 import { isAvailableAt } from '../../domain/consent-availability';
 import { ZIdentifier, ZPrintable } from '../../domain/schemas/fields';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { readableByClient } from '../services/consents/consents';
 import type { TConsentReads } from '../services/consents/consent-reads';
 import { jsonAnswers } from './responses';

@@ -9,7 +9,7 @@ import { mayDo, type TDashboardAction } from '../../domain/dashboard-roles';
 import { formatErrorMessage } from '../../domain/errors';
 import { formatLagosDateTime } from '../../domain/payment-date';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import {
   clearedSessionCookie,
   CSRF_HEADER,

@@ -10,7 +10,7 @@ import type { TEventHub } from '../events/event-hub';
 import { eventStreams, latestEventId } from '../events/event-log';
 import type { TStreamSlots } from '../events/stream-slots';
 import { assertOwnLink } from '../services/linking/link-confirmation';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { issueStreamTicket, redeemStreamTicket } from '../services/event-stream-tickets';
 import { paymentEventsSeenBy } from '../services/payments/origin-views';
 import {

@@ -14,7 +14,7 @@ import {
   ZUploadFormFileResponse,
 } from '../../domain/schemas/form';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { readFormForPage, saveFormSection, uploadFormFile } from '../services/forms/forms';
 import { jsonAnswers } from './responses';
 

@@ -12,7 +12,7 @@ import {
   ZMerchantFormResponse,
 } from '../../domain/schemas/form';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { isFileLinkValid, readStoredFile } from '../services/forms/form-files';
 import {
   addFormVersion,

@@ -1,7 +1,7 @@
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { presentsScheme } from '../auth-challenges';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { markGuard } from './guard-kinds';
 import {
   authenticateClient,

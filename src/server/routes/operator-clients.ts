@@ -19,7 +19,7 @@ import {
 } from '../../domain/schemas/merchant-client';
 import { presentsScheme } from '../auth-challenges';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import {
   changeClientOrigins,
   createMerchantClient,

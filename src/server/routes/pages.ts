@@ -13,7 +13,7 @@ import { pageAnswersElement, type TPageAnswers } from '../../web/app/page-answer
 import type { renderPageHtml } from '../../web/server-render';
 import { isLive, type TRouteContext } from '../context';
 import { newNonce, setPageHeaders } from '../response-headers';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import type { TConsentReads } from '../services/consents/consent-reads';
 import { embedOriginsOfConsent } from '../services/merchants/embed-origins';
 import { consentReadFor } from './consents';

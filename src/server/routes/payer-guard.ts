@@ -3,7 +3,7 @@ import { IDENTIFY_TO_HEADER } from '../../domain/constants';
 import { ERROR_CATALOGUE } from '../../domain/errors';
 import { challenge, payerChallenge } from '../auth-challenges';
 import type { TAppContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { markGuard } from './guard-kinds';
 import { resolveIdentifyTo, type TIdentifiedTo } from '../services/merchants/merchant-agents';
 import { authenticatePayer, type TPayerPrincipal } from '../services/identity/payer-sessions';

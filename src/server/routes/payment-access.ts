@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ZIdentifier } from '../../domain/schemas/fields';
 import type { TAppContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { authenticatePayer } from '../services/identity/payer-sessions';
 import type { TPaymentAccess } from '../services/payments/payment-records';
 

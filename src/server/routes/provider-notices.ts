@@ -6,7 +6,7 @@ import {
   ZProviderNoticePath,
 } from '../../domain/schemas/provider-notices';
 import type { TRouteContext } from '../context';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 import { receiveProviderNotice } from '../services/payments/provider-notices';
 import { jsonAnswers } from './responses';
 

@@ -5,7 +5,7 @@ import type {
 import type { TAppContext } from '../context';
 import { SANDBOX_CHIP_CARDS, SANDBOX_READERS } from './fixtures';
 import { readSandboxCard } from './sandbox-reader';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 
 /** The most a reader's amount field holds: 12 digits (EMV 9F02). */
 const READER_MAX_AMOUNT = 999_999_999_999;

@@ -7,7 +7,7 @@ import {
   transferOutcomeMessage,
 } from './sandbox-bank';
 import type { TSandboxNotices } from './sandbox-notices';
-import { AppError } from '../services/app-error';
+import { AppError } from '../app-error';
 
 /*
  * The sandbox bank's transfers, as a payer's bank sends them (docs/sandbox.md "Transfers"). The

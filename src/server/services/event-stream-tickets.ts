@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { TDb } from '../db/database';
 import { eventStreamTickets } from '../db/schema';
-import { AppError } from './app-error';
+import { AppError } from '../app-error';
 
 /** How long a ticket opens its stream: EventSource's reconnects reuse it within this time. */
 export const STREAM_TICKET_TTL_MS = 5 * 60 * 1_000;

@@ -5,7 +5,7 @@ import type { TDb } from '../db/database';
 import { placeholdersFor, preparedQuery } from '../db/prepared-queries';
 import { idempotencyKeys } from '../db/schema';
 import { ERROR_CATALOGUE, type TApiErrorBody } from '../../domain/errors';
-import { AppError } from './app-error';
+import { AppError } from '../app-error';
 
 /** A mutating call's Idempotency-Key, where it applies and what request it came with. */
 export type TIdempotencyRequest = {

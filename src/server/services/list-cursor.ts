@@ -1,5 +1,5 @@
 import { ZIdentifier, ZIsoDateTime } from '../../domain/schemas/fields';
-import { AppError } from './app-error';
+import { AppError } from '../app-error';
 
 /*
  * The cursor of a list ordered newest first by a time and then by id: it names the last row of

@@ -1,4 +1,4 @@
-import { AppError } from '../../services/app-error';
+import { AppError } from '../../app-error';
 import type { TBvnRegistryPort } from '../payments';
 import {
   ProviderNoAnswer,

@@ -18,7 +18,7 @@ import {
   SANDBOX_PEOPLE,
   SANDBOX_READERS,
 } from '../fixtures';
-import { AppError } from '../../services/app-error';
+import { AppError } from '../../app-error';
 import { escapeHtml, htmlPage, type THtmlPage } from '../../routes/html-page';
 import { SANDBOX_CHALLENGE_SCRIPT, SANDBOX_HOME_SCRIPT } from './sandbox-page-scripts';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ZIdentifier } from '../../../domain/schemas/fields';
 import type { TRouteContext } from '../../context';
 import { newNonce, setPageHeaders } from '../../response-headers';
-import { AppError } from '../../services/app-error';
+import { AppError } from '../../app-error';
 import { escapeHtml, htmlPage } from '../../routes/html-page';
 
 /*

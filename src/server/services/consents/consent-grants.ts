@@ -12,7 +12,7 @@ import {
   linkedAccountsOf,
   type TLinkedAccount,
 } from '../payments/account-debits';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { loadConsent, type TLoadedConsent } from './consents';
 import { consentSeenBy } from '../payments/origin-views';
 import { assertFormCompleteForGrant, markFormResponseSubmitted } from '../forms/forms';

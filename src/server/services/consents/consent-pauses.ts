@@ -10,7 +10,7 @@ import {
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { consents } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import {
   checkSignature,
   issueGrantChallenge,

@@ -6,7 +6,7 @@ import type { TDb } from '../../db/database';
 import type { TConfig } from '../../config';
 import { consents, payers } from '../../db/schema';
 import { type TSmsJobs, type TSmsOutbox } from '../../jobs/sms-job';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { identityKeys } from '../identity/identity-keys';
 import type { TGrantChallengeResponse } from '../../../domain/schemas/auth';
 import type { TReceiptResponse } from '../../../domain/schemas/consent-record';

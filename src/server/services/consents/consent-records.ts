@@ -19,7 +19,7 @@ import {
 } from '../../../domain/schemas/consent-record';
 import type { TDb } from '../../db/database';
 import { consentEvents, consents } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 
 /*
  * The record of a grant (docs/payer-consents.md "The record"): what the payer was shown (the

@@ -24,7 +24,7 @@ import {
   merchants,
   payments,
 } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { capabilityOff } from '../../providers/off';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import {

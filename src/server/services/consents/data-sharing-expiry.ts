@@ -4,7 +4,7 @@ import { requestedDataCategories } from '../../../domain/data-sharing';
 import type { TAppContext } from '../../context';
 import { consents } from '../../db/schema';
 import { claimRows } from '../../jobs/claim-rows';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { recordConsentChange } from './consent-changes';
 import { loadConsent } from './consents';
 

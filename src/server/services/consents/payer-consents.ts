@@ -25,7 +25,7 @@ import { revokedMessage } from '../../../domain/passkey-trust';
 import { stopOwnMandatesOf } from '../linking/own-mandates';
 import type { TPayerRefund } from '../../../domain/schemas/refunds';
 import { accountPageUrl } from '../page-urls';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { loadConsent, type TLoadedConsent } from './consents';
 import { boundAccountsOf } from '../payments/future-collections';
 import { refundsOfConsent } from '../payments/refunds';

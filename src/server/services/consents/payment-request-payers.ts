@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/database';
 import { consentEvents, consents, merchants } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 
 /*
  * Who may answer a payment request (docs/payment-requests.md "Who may answer"): the payer it was

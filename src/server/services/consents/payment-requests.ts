@@ -11,7 +11,7 @@ import type { TAppContext } from '../../context';
 import { UNKNOWN_CLIENT_HASH } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { apiClients, merchants, payers } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { declineConsent } from './consent-grants';
 import { insertConsent, loadConsent } from './consents';
 import { runIdempotent } from '../idempotency';

@@ -17,7 +17,7 @@ import {
   webhookEndpoints,
 } from '../../db/schema';
 import { deadLetterOf, JOBS_SCHEMA } from '../../jobs/engine';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { changeClientOrigins, readClient, rotateClientSecret } from '../merchants/merchant-clients';
 import {
   changeWebhookEndpoint,

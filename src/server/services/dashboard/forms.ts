@@ -8,7 +8,7 @@ import type {
 import type { TMerchantFormResponse } from '../../../domain/schemas/form';
 import type { TDb } from '../../db/database';
 import { consents, formResponses, formVersions, forms } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { readFormResponseForMerchant } from '../forms/forms';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import { merchantConsentDetails } from '../merchants/merchant-consent-details';

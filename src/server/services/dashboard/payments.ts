@@ -22,7 +22,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { refundsOfPayment, requestRefund } from '../payments/refunds';
 import { recordAudit, type TActor } from './audit';
 

@@ -18,7 +18,7 @@ import type { TDb } from '../../db/database';
 import { consents, paymentAttempts, payments, routeSettings } from '../../db/schema';
 import type { THealthLine } from '../../providers/routing/provider-health';
 import type { TRouteSettings } from '../../providers/routing/route-settings';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { recordAudit, type TActor } from './audit';
 
 /*

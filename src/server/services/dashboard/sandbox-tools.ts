@@ -11,7 +11,7 @@ import type { TDb } from '../../db/database';
 import { consents, paymentAttempts, payments } from '../../db/schema';
 import type { TSandboxNotices } from '../../sandbox/sandbox-notices';
 import { sendSandboxTransfer } from '../../sandbox/sandbox-transfers';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { answerSandboxChallenge } from '../linking/card-link-notices';
 import { fireTestEvent } from '../merchants/fire-test-event';
 import { recordAudit, type TActor } from './audit';

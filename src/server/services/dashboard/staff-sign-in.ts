@@ -8,7 +8,7 @@ import type { TDb } from '../../db/database';
 import { dashboardStaff, merchants } from '../../db/schema';
 import type { TJobKind, TJobQueue } from '../../jobs/engine';
 import { SMS_ASKED_BY_NO_CALL, type TSmsJobs } from '../../jobs/sms-job';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { codeTargetKey } from '../identity/code-sends';
 import { registerPasskey, registrationOptions } from '../identity/passkey-devices';
 import { verifySignIn } from '../identity/passkeys';

@@ -15,7 +15,7 @@ import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { dashboardInvitations, dashboardStaff, merchants, payers } from '../../db/schema';
 import { sendQueuedSms, openSmsOutbox } from '../../jobs/sms-job';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { createPayer, findPayerByPhone } from '../identity/payers';
 import {
   checkPhoneCode,

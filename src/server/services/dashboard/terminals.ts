@@ -8,7 +8,7 @@ import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import { merchantTerminals } from '../../db/schema';
 import type { TPushTerminalPort } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { recordAudit, type TActor } from './audit';
 import { isOff } from '../../providers/off';
 

@@ -35,7 +35,7 @@ import {
   formVersions,
   forms,
 } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { readConsentForClient } from '../consents/consents';
 import {
   newStorageKey,

@@ -7,7 +7,7 @@ import {
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { apiClients, authDiscoveries, consents } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { readConsentForClient } from '../consents/consents';
 
 export type TDiscoveryRow = typeof authDiscoveries.$inferSelect;

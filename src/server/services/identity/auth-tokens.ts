@@ -1,6 +1,6 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { TIdentityKeys } from './identity-keys';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 
 const ALGORITHM = 'HS256';
 const AUDIENCE = 'oya-money:payer';

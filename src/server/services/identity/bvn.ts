@@ -15,7 +15,7 @@ import { sealText, unsealText } from '../../crypto/sealing';
 import type { TDb } from '../../db/database';
 import { bvnCodes, payers } from '../../db/schema';
 import type { TAccountAtBank, TBvnHolder, TBvnRegistryPort } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { holderOfAccount, type TOwnerLookups } from '../linking/account-owners';
 import { adoptLinksUnderBvn } from '../linking/bvn-ownership';
 import { isUniqueViolation } from '../../db/database-errors';

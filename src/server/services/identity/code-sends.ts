@@ -3,7 +3,7 @@ import { count, min, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { formatErrorMessage } from '../../../domain/errors';
 import type { TDb } from '../../db/database';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { storedSecret } from '../server-secrets';
 
 export const HOUR_MS = 3_600_000;

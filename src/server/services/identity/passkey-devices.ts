@@ -41,7 +41,7 @@ import {
   openSmsOutbox,
   type TSmsOutbox,
 } from '../../jobs/sms-job';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { tellTeamsOfWaitingPasskey } from '../dashboard/team-passkey-notices';
 import { allowedOriginsOf } from '../merchants/merchant-clients';
 import { accountPageUrl } from '../page-urls';

@@ -15,7 +15,7 @@ import {
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { authSessions, passkeys } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challenges';
 
 export type TPasskeyRow = typeof passkeys.$inferSelect;

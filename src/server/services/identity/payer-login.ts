@@ -1,7 +1,7 @@
 import type { TAuthUser, TLoginRequest } from '../../../domain/schemas/auth';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { claimDiscovery, readOpenDiscovery } from './auth-discovery';
 import { allowedOriginsOf } from '../merchants/merchant-clients';
 import { verifySignIn } from './passkeys';

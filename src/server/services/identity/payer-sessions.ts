@@ -3,7 +3,7 @@ import type { TConfig } from '../../config';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { authSessions } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { signPayerToken, verifyPayerToken } from './auth-tokens';
 import { identityKeys } from './identity-keys';
 

@@ -1,5 +1,5 @@
 import { count, eq } from 'drizzle-orm';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import type { TAuthUser } from '../../../domain/schemas/auth';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';

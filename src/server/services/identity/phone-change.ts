@@ -4,7 +4,7 @@ import type { TAuthUser } from '../../../domain/schemas/auth';
 import type { TAppContext } from '../../context';
 import { authSessions, payers } from '../../db/schema';
 import { sendQueuedSms, type TSmsGate, type TSmsJobs, openSmsOutbox } from '../../jobs/sms-job';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { accountPageUrl } from '../page-urls';
 import { isUniqueViolation } from '../../db/database-errors';
 import { findPayerById, findPayerByPhone, toAuthUser } from './payers';

@@ -21,7 +21,7 @@ import {
   type TSmsJobs,
   withdrawQueuedSms,
 } from '../../jobs/sms-job';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { HOUR_MS, NO_CODE_SENT, randomCode, refuseBeyondHourlyLimit } from './code-sends';
 import { identityKeys } from './identity-keys';
 

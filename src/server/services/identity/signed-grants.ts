@@ -10,7 +10,7 @@ import {
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { consents, webauthnChallenges } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { loadConsent } from '../consents/consents';
 import { allowCredentialsOf, randomNonce, verifyAssertion } from './passkeys';
 import { storeChallenge } from './webauthn-challenges';

@@ -8,7 +8,7 @@ import {
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { authSessions } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { allowedOriginsOf } from '../merchants/merchant-clients';
 import { allowCredentialsOf, verifyAssertion } from './passkeys';
 import { challengeOf, consumeChallenge, storeChallenge } from './webauthn-challenges';

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { WEBAUTHN_CHALLENGE_TTL_MS } from '../../../domain/schemas/auth';
 import type { TDb } from '../../db/database';
 import { CHALLENGE_PURPOSES, webauthnChallenges } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 
 export type TChallengePurpose = (typeof CHALLENGE_PURPOSES)[number];
 export type TChallengeRow = typeof webauthnChallenges.$inferSelect;

@@ -3,7 +3,7 @@ import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { payerAccounts } from '../../db/schema';
 import type { TBank, TBanksPort } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import type { TAccountHolder } from './account-owners';
 import { usable } from '../../providers/off';
 import type { TLinkContext } from './link-lifecycle';

@@ -3,7 +3,7 @@ import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { payerAccounts, payers } from '../../db/schema';
 import type { TAccountHolderAnswer, TProviderNotice } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { openVerifiedBvn } from '../identity/bvn';
 import type { TAccountHolder } from './account-owners';
 import { usable } from '../../providers/off';

@@ -3,7 +3,7 @@ import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { accountOwnerLookups, payers } from '../../db/schema';
 import type { TAccountAtBank } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { holderBvnHash } from './bvn-ownership';
 import { usable } from '../../providers/off';
 import { recordBvnLookup } from '../payer-rights/bvn-lookups';

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts, payers } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { bvnHashOf } from '../identity/bvn-keys';
 
 /*

@@ -10,7 +10,7 @@ import { accountLinks } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
 import type { TCardsPort, TNoticedCharge, TRequeryOutcome } from '../../providers/payments';
 import { abandonLink, type TLinkRow } from './link-lifecycle';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { book, ledgerAccount } from '../payments/ledger';
 
 export type TCardLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;

@@ -10,7 +10,7 @@ import { eventStreams } from '../../events/event-log';
 import type { TCardChargeOutcome, TNoticedCharge } from '../../providers/payments';
 import type { TSandboxNotices } from '../../sandbox/sandbox-notices';
 import type { TLinkRow } from './link-lifecycle';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { cardFailureOf, threeDsAnswerOf, threeDsAttemptOf } from '../payments/card-payments';
 import {
   type TCardLinkContext,

@@ -15,7 +15,7 @@ import { accountLinks, payerAccounts } from '../../db/schema';
 import type { TCardChargeOutcome, TCardSummary } from '../../providers/payments';
 import { activateLink, type TLinkRow } from './link-lifecycle';
 import { obfuscateCard } from '../../../domain/card-number';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { cardFailureOf, type TCardChargeResult, waitingResult } from '../payments/card-payments';
 import { usable } from '../../providers/off';
 import {

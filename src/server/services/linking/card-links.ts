@@ -24,7 +24,7 @@ import { settleLink } from './link-mandates';
 import { linkFromPayment } from './links-from-payments';
 import { holderOfAccount, type TOwnerLookups } from './account-owners';
 import { assertAccountUnderPayersBvn } from './bvn-ownership';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { decryptCard } from '../payments/card-encryption-keys';
 import { expiryColumnsOf, STALE_CHARGE_MS, submitCardOtp } from '../payments/card-payments';
 import { debitProviderOfNewLinks } from '../payments/mandate-debits';

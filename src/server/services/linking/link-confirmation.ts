@@ -16,7 +16,7 @@ import type {
 import type { TDb } from '../../db/database';
 import type { TMandateSetupPort } from '../../providers/payments';
 import { accountLinks, payerAccounts } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import {
   type TLinkContext,
   type TLinkRow,

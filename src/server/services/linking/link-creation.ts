@@ -13,7 +13,7 @@ import { capabilitiesOn, type TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { accountLinks } from '../../db/schema';
 import type { TMandateSetupPort, TTransfersInPort } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { accountPageUrl } from '../page-urls';
 import { debitProviderOfNewLinks } from '../payments/mandate-debits';
 import {

@@ -13,7 +13,7 @@ import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { accountLinks } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { isUniqueViolation } from '../../db/database-errors';
 import { heldUnderPayersBvn, payersBvnHash } from './bvn-ownership';
 

@@ -6,7 +6,7 @@ import {
 } from '../../../domain/constants';
 import { linkWaysOn, type TCapabilitiesOn } from '../../../domain/capabilities';
 import type { TBankIntegration, TDebitMandates } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import type { TMandateRoute } from './link-lifecycle';
 
 /*

@@ -8,7 +8,7 @@ import type {
 import { capabilitiesOn, type TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { accountLinks, paymentAttempts, payments } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { ownedByPage } from '../payments/charge-owners';
 import { debitProviderOfNewLinks } from '../payments/mandate-debits';
 import { isUniqueViolation } from '../../db/database-errors';

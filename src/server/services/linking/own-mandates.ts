@@ -9,7 +9,7 @@ import {
 import type { TDb } from '../../db/database';
 import type { TJobKind, TJobQueue } from '../../jobs/engine';
 import { accountLinks, consents, futurePaymentAccounts, payers, payments } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import type { TMandatePayer, TMandateSetupPort, TOwnMandates } from '../../providers/payments';
 import { isOff, type TOffPort } from '../../providers/off';
 import type { TProviderRegistry } from '../../providers/registry';

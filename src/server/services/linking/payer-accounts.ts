@@ -18,7 +18,7 @@ import { accountLinks, payerAccounts, payers } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
 import type { TBankIntegration } from '../../providers/payments';
 import type { TLinkRoute } from '../../../domain/schemas/account-link';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { issueStreamTicket } from '../event-stream-tickets';
 import { openBvnAccounts } from '../identity/bvn';

@@ -5,7 +5,7 @@ import type { TWebhookEventType, TWebhookPayload } from '../../../domain/schemas
 import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
 import { merchantEvents } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { readClient } from './merchant-clients';
 import { recordMerchantEvent } from './webhooks';
 

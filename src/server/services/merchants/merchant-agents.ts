@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/database';
 import { merchantAgents, merchants } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 
 export type TIdentifiedTo = { merchantId: string; merchantName: string; role: string };
 

@@ -6,7 +6,7 @@ import { hashSecret, randomId, UNKNOWN_CLIENT_HASH, verifySecret } from '../../c
 import type { TDb } from '../../db/database';
 import { preparedQuery } from '../../db/prepared-queries';
 import { apiClients, merchants } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { storedSecret } from '../server-secrets';
 
 const CLIENT_SECRET_KEY = 'client-secret-key';

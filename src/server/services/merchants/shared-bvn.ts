@@ -4,7 +4,7 @@ import {
   type TSharedBvnResponse,
 } from '../../../domain/schemas/merchant-api';
 import type { TAppContext } from '../../context';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { openBvnHolder, openVerifiedBvn } from '../identity/bvn';
 import { bvnSharingOf } from './shared-bvn-states';
 import { eq } from 'drizzle-orm';

@@ -4,7 +4,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { TWebhookDelivery } from '../../../domain/schemas/webhooks';
 import { type TDb } from '../../db/database';
 import { merchantEvents, webhookDeliveries, webhookEndpoints } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import type { TJobQueue } from '../../jobs/engine';
 import { queueDelivery } from './webhooks';
 

@@ -8,7 +8,7 @@ import type { TConfig } from '../../config';
 import { type TDb } from '../../db/database';
 import type { THostResolver } from '../../providers/host-resolver';
 import { apiClients, webhookDeliveries, webhookEndpoints } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { runIdempotent } from '../idempotency';
 import { webhookTarget } from './webhook-targets';
 import {

@@ -10,7 +10,7 @@ import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { consents, merchants, paymentComplaints, payments } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { recordConsentChange } from '../consents/consent-changes';
 
 /*

@@ -22,7 +22,7 @@ import { sealingKey, sealText, unsealText } from '../../crypto/sealing';
 import type { TDb } from '../../db/database';
 import { payerRightsRequests, payers } from '../../db/schema';
 import { openSmsOutbox, sendQueuedSms, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { sameSecret } from '../forms/form-files';
 import { identityKeys } from '../identity/identity-keys';
 import { storedSecret } from '../server-secrets';

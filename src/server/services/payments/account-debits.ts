@@ -3,7 +3,7 @@ import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import type { TAccountDebitOutcome } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { runAttempt } from './attempts/runner';
 import { loadPayable } from './payment-records';
 import { settleDebit } from './attempts/settlements';

@@ -19,7 +19,7 @@ import {
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { cardEncryptionKeys } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { storedSecret } from '../server-secrets';
 
 /*

@@ -20,7 +20,7 @@ import type {
   TNoticedCharge,
   TRequeryOutcome,
 } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { decryptCard } from './card-encryption-keys';
 import { cardKeyOf, claimCardTry, releaseCardTry, type TCardChargeLimits } from './card-tries';
 import { chargeOwnedBy, newChargeToken } from './charge-owners';

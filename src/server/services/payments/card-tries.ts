@@ -3,7 +3,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { CARD_WRONG_TRIES_PER_PAYMENT } from '../../../domain/card-tries';
 import type { TDb } from '../../db/database';
 import { cardPaymentTries } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { storedSecret } from '../server-secrets';
 
 /*

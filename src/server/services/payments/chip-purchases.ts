@@ -25,7 +25,7 @@ import type {
   TReaderAcquirerPort,
   TTerminalReader,
 } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall, type TStoredAnswer } from '../idempotency';
 import { runAttempt } from './attempts/runner';

@@ -19,7 +19,7 @@ import { openSmsOutbox, sendQueuedSms, SMS_ASKED_BY_NO_CALL } from '../../jobs/s
 import { consents, futurePaymentCollections, merchants, payments, smsQueue } from '../../db/schema';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { paymentSmsParties } from './payment-sms-parties';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { identityKeys, type TIdentityKeys } from '../identity/identity-keys';
 import { receiptUrlOf } from '../consents/consent-receipts';
 import { boundAccountsOf, recordEnding, type TCollectionRow } from './future-collections';

@@ -13,7 +13,7 @@ import {
   payerAccounts,
   payments,
 } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { collectionById, type TCollectionRow } from './future-collections';
 import { sendDebitNotices } from './debit-notices';
 import { noticeLeadMs } from '../../../domain/debit-notices';

@@ -7,7 +7,7 @@ import type { TDb } from '../../db/database';
 import { consents, paymentAttempts, payments } from '../../db/schema';
 import { eventStreams, latestEventId } from '../../events/event-log';
 import { attemptViewOf } from './attempt-view';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { mayOwnCharge, ownedByPage } from './charge-owners';
 import type { TAttemptRow } from './attempts/moves';
 import type { TPaymentAccess } from './payment-records';

@@ -3,7 +3,7 @@ import { isConsentAvailable } from '../../../domain/consent-availability';
 import type { TDb } from '../../db/database';
 import { preparedQuery } from '../../db/prepared-queries';
 import { consents, merchants, payments } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 
 /*
  * Who may pay a payment, and when (docs/payments.md): what every way of paying checks before it

@@ -7,7 +7,7 @@ import { claimRows } from '../../jobs/claim-rows';
 import type { TPayoutOutcome, TPayoutsPort } from '../../providers/payments';
 import { whyNotDebitable } from '../linking/bvn-ownership';
 import { linkedAccountsOf } from './account-debits';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { book, ledgerAccount } from './ledger';
 import { requesterMerchantId } from '../consents/payment-requests';
 import { usable } from '../../providers/off';

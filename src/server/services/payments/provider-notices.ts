@@ -4,7 +4,7 @@ import type { TAppContext } from '../../context';
 import { paymentAttempts, transferNotices } from '../../db/schema';
 import type { TDb } from '../../db/database';
 import type { TProviderNotice, TRawNotice, TTransferNoticeAnswer } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { isAccountLinkReference } from '../linking/link-lifecycle';
 import { answerAccountHolder, applyBankMandate } from '../linking/link-mandates';
 import { creditLinkTestTransfer, expireLinkTestTransfer } from '../linking/link-test-transfers';

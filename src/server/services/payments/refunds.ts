@@ -22,7 +22,7 @@ import {
   payments,
 } from '../../db/schema';
 import type { TRefundOutcome, TRefundRequery, TTransferSender } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { findAccountAtBank } from '../linking/account-at-bank';
 import { recordMerchantEvent } from '../merchants/webhooks';
 import { claimRows } from '../../jobs/claim-rows';

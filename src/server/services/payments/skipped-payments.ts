@@ -6,7 +6,7 @@ import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
 import { claimRows } from '../../jobs/claim-rows';
 import { consents, futurePaymentCollections, payments } from '../../db/schema';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { recordConsentChange } from '../consents/consent-changes';
 import { noticeOfToken, noticeView } from './debit-notices';
 import type { TCollectionRow } from './future-collections';

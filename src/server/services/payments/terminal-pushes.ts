@@ -7,7 +7,7 @@ import type {
 import type { TAppContext } from '../../context';
 import { merchantTerminals, paymentAttempts } from '../../db/schema';
 import type { TPushTerminalPort, TTerminalPushAnswer } from '../../providers/payments';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { runAttempt } from './attempts/runner';
 import { newChargeToken } from './charge-owners';
 import { loadPayable, type TPaymentAccess } from './payment-records';

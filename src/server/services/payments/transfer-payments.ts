@@ -17,7 +17,7 @@ import type {
 } from '../../providers/payments';
 import { ProviderNoAnswer } from '../../providers/provider-call';
 import { routeNoteOf } from '../../../domain/provider-routing';
-import { AppError } from '../app-error';
+import { AppError } from '../../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
 import { isTokenOf, newChargeToken } from './charge-owners';
 import { completeAttempt, paidThePayment } from './attempts/completion';

@@ -9,7 +9,7 @@ import {
   type TPushTerminalPort,
   type TRequeryOutcome,
 } from '../../../providers/payments';
-import { AppError } from '../../app-error';
+import { AppError } from '../../../app-error';
 import {
   ASKING_WINDOW_REASON,
   AT_THE_PROVIDER,

@@ -13,7 +13,7 @@ import type { TJobQueue } from '../../../jobs/engine';
 import { isUniqueViolation } from '../../../db/database-errors';
 import { consents, paymentAttempts } from '../../../db/schema';
 import { appendEvent, eventStreams } from '../../../events/event-log';
-import { AppError } from '../../app-error';
+import { AppError } from '../../../app-error';
 import { recordMerchantEvent } from '../../merchants/webhooks';
 import { attemptViewOf } from '../attempt-view';
 

@@ -11,7 +11,7 @@ import {
   sandboxCard,
 } from '../../../testing/payments';
 import { useTestApp, testClock } from '../../../testing/test-app';
-import { AppError } from '../../app-error';
+import { AppError } from '../../../app-error';
 import { recordAnswer, runAttempt, type TAttemptAdapter, type TAttemptAnswer } from './runner';
 import type { TAttemptRow } from './moves';
 import { loadPayable } from '../payment-records';

@@ -2,7 +2,7 @@ import type { TErrorCode } from '../../../../domain/errors';
 import type { TAppContext } from '../../../context';
 import type { TDb } from '../../../db/database';
 import type { paymentAttempts, payments } from '../../../db/schema';
-import { AppError } from '../../app-error';
+import { AppError } from '../../../app-error';
 import { reconcilePayment } from './reconcile';
 import { paidThePayment, type TCompletion } from './completion';
 import {

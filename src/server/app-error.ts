@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type TErrorCode } from '../../domain/errors';
+import { ERROR_CATALOGUE, type TErrorCode } from '../domain/errors';
 
 /** A failure the client is told about: a catalogue code and, when more precise, its own message. */
 export class AppError extends Error {
