@@ -22,7 +22,7 @@ import { loadConfig, type TConfig } from '../src/server/config';
 import { openConfiguredDatabase } from '../src/server/db/database';
 import { readOperatorFile, type TOperatorFile } from '../src/server/operator-file';
 import { AppError } from '../src/server/app-error';
-import { openServerSecrets } from '../src/server/services/server-secrets';
+import { openServerSecrets } from '../src/server/crypto/server-secrets';
 import {
   changeClientOrigins,
   createMerchantClient,

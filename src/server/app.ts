@@ -14,7 +14,7 @@ import { streamSlots, type TStreamSlots } from './events/stream-slots';
 import { merchantWebhookRoutes } from './routes/merchant-webhooks';
 import { dashboardRoutes, recordMerchantRequests } from './routes/dashboard-routes';
 import { dashboardOperatorRoutes } from './routes/dashboard-team';
-import { openServerSecrets } from './services/server-secrets';
+import { openServerSecrets } from './crypto/server-secrets';
 import { refuseStoredNonOrigins } from './services/merchants/merchant-clients';
 import type { TCollectionRun } from './services/payments/collection-runner';
 import {

@@ -159,7 +159,7 @@ const ZEnv = z.object({
     .default(DEFAULT_COMPLAINT_ACKNOWLEDGE_HOURS),
   COMPLAINT_RESOLVE_DAYS: z.coerce.number().min(1).max(90).default(DEFAULT_COMPLAINT_RESOLVE_DAYS),
   /**
-   * Seals the secrets the server keeps in the database (services/server-secrets.ts): 32 bytes,
+   * Seals the secrets the server keeps in the database (crypto/server-secrets.ts): 32 bytes,
    * as 64 hex digits or in base64. Unset, they are kept in clear (the sandbox default).
    */
   SECRETS_KEY: z

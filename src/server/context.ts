@@ -1,4 +1,4 @@
-import { CAPABILITIES, type TCapabilitiesOn, type TCapability } from '../domain/capabilities';
+import type { TCapability } from '../domain/capabilities';
 import { systemClock, type TClock } from './clock';
 import type { TConfig } from './config';
 import type { TDatabase, TDb } from './db/database';
@@ -6,6 +6,7 @@ import type { TEventBus, TEventErrorHandler } from './events/event-bus';
 import { databaseEventBus } from './events/database-event-bus';
 import type { TPaymentProviders } from './providers/payments';
 import { buildRegistry, capabilityProviders, type TProviderRegistry } from './providers/registry';
+import type { TCapabilityLine } from './providers/capability-lines';
 import { sandboxCardNetwork, type TSandboxCardNetwork } from './sandbox/sandbox-card-network';
 import { bvnCodesThroughOutbox } from './sandbox/sandbox-bvn-outbox';
 import type { TSandboxCodeDelivery } from './sandbox/sandbox-bvn-registry';
@@ -63,25 +64,6 @@ export type TProviders = {
  * only while it is the payment provider: with a real one, none of the sandbox's routes exist.
  */
 export type TSandboxControls = { cards: TSandboxCardNetwork };
-
-/**
- * Each capability's adapter, or why it is off (docs/going-live.md): what the start prints a line
- * of, GET /api/health/ready lists, and the consent's creation and read go by.
- */
-export type TCapabilityLine =
-  | {
-      capability: TCapability;
-      state: 'on';
-      /** The first of `providers`: what serves new work while it is healthy (docs/routing.md). */
-      adapter: string;
-      /**
-       * Every provider of the capability, in order: new work goes to the first that is healthy,
-       * the rest stand by (docs/routing.md).
-       */
-      providers: string[];
-      note: string | null;
-    }
-  | { capability: TCapability; state: 'off'; adapter: null; providers: []; note: string };
 
 export type TAppContext = {
   db: TDb;
@@ -157,8 +139,6 @@ export function createAppContext(
     jobs: base.jobs,
   };
 }
-
-export { isLive } from './providers/registry';
 
 /** The payment capabilities and what serves each: its adapter, or why it is off. */
 type TMoney = {
@@ -268,14 +248,4 @@ function smsOf(
   const providers = smsProvidersFor(config, db);
   if (providers.list.length === 0) return { providers, line: off('sms', SMS_OFF) };
   return { providers, line: on('sms', providers.list) };
-}
-
-/** Whether each capability is on: what the consent's creation and read go by. */
-export function capabilitiesOn(lines: readonly TCapabilityLine[]): TCapabilitiesOn {
-  return Object.fromEntries(
-    CAPABILITIES.map((capability) => [
-      capability,
-      lines.some((line) => line.capability === capability && line.state === 'on'),
-    ]),
-  ) as TCapabilitiesOn;
 }

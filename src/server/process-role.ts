@@ -1,7 +1,7 @@
 import { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../domain/errors';
-import { METRICS_URL } from './observability/observe';
+import { METRICS_URL } from './observability/metrics';
 
 /*
  * What a process of the server does (ROLE, docs/deploy.md): `all` serves every route and works on

@@ -4,7 +4,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * Text sealed for storage with a key the server holds: AES-256-GCM, a fresh IV each time, so a
  * changed byte, a wrong key or another label fails to open. What keeps the card keys' private
  * halves (crypto/card-encryption.ts) and the server secrets under SECRETS_KEY
- * (services/server-secrets.ts).
+ * (crypto/server-secrets.ts).
  */
 
 const GCM_IV_BYTES = 12;

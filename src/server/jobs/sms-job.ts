@@ -5,7 +5,7 @@ import { smsQueue } from '../db/schema';
 import { SmsNotSent, type TSmsProviders } from '../providers/sms';
 import type { TProviderHealth } from '../providers/routing/provider-health';
 import { phoneTargetKeys } from '../services/identity/code-sends';
-import { queuedSmsLabel, smsSeal, type TSmsSeal } from '../services/identity/sms-seal';
+import { queuedSmsLabel, smsSeal, type TSmsSeal } from '../crypto/sms-seal';
 import { JobRefused, jobIdFor, type TJobKind, type TJobQueue, type TJobs } from './engine';
 
 /*
@@ -23,7 +23,7 @@ import { JobRefused, jobIdFor, type TJobKind, type TJobQueue, type TJobs } from 
  * often it is queued. Nothing else hands a message to the SMS port (sms-outbox.test.ts).
  *
  * A message carries codes and links that sign someone in, so the job's data holds none of it: it
- * names the message's row in `sms_queue`, whose text is sealed (services/identity/sms-seal.ts)
+ * names the message's row in `sms_queue`, whose text is sealed (crypto/sms-seal.ts)
  * and erased once sent. pg-boss keeps a job's data for days after; the sealed text is gone then.
  */
 

@@ -3,6 +3,9 @@ import pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { TDatabase } from '../db/database';
 
+/** Where the metrics are read (GET, behind METRICS_TOKEN or the operator's token). */
+export const METRICS_URL = '/metrics';
+
 /*
  * The Prometheus metrics of one app (docs/operations.md): a registry per app, so that the many
  * apps a test process builds never share a count. What the process measures itself (requests,

@@ -6,7 +6,7 @@ import type { TAppContext, TRouteContext } from '../context';
 import type { TDatabase } from '../db/database';
 import { requireOperator } from '../routes/operator-clients';
 import { jsonAnswers } from '../routes/responses';
-import { createMetrics, type TJobBacklogSample, type TMetrics } from './metrics';
+import { createMetrics, METRICS_URL, type TJobBacklogSample, type TMetrics } from './metrics';
 import { countedHealth, countEliminations } from './counted-health';
 import { measuredRegistry } from './measured-provider';
 import { onProviderCall } from '../providers/provider-call';
@@ -18,8 +18,6 @@ import { activeTracing, idAttributes, ID_ATTRIBUTES, type TTracedId } from './tr
  * and its log lines, the measured provider port, and GET /metrics behind METRICS_TOKEN (or,
  * without one, the operator's token).
  */
-
-export const METRICS_URL = '/metrics';
 
 /** The route a request matched, as registered (its pattern, never the raw URL). */
 const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';

@@ -17,7 +17,8 @@ import {
   ZSignInRequest,
 } from '../../domain/schemas/dashboard';
 import { ZPasskeyRegisterResponse } from '../../domain/schemas/auth';
-import { capabilitiesOn, type TRouteContext } from '../context';
+import type { TRouteContext } from '../context';
+import { capabilitiesOn } from '../providers/capability-lines';
 import { capabilityOff } from '../providers/off';
 import { actorOf, recordAudit } from '../services/dashboard/audit';
 import {

@@ -14,7 +14,8 @@ import {
   ZStaffIdParams,
   ZTeamResponse,
 } from '../../domain/schemas/dashboard';
-import { capabilitiesOn, type TRouteContext } from '../context';
+import type { TRouteContext } from '../context';
+import { capabilitiesOn } from '../providers/capability-lines';
 import { capabilityOff } from '../providers/off';
 import { actorOf, listAudit, operatorActor } from '../services/dashboard/audit';
 import {

@@ -10,7 +10,8 @@ import {
   ZMerchantConsentsResponse,
   ZSharedBvnResponse,
 } from '../../domain/schemas/merchant-api';
-import { capabilitiesOn, type TRouteContext } from '../context';
+import type { TRouteContext } from '../context';
+import { capabilitiesOn } from '../providers/capability-lines';
 import {
   createConsent,
   listMerchantConsents,

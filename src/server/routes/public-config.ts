@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZPublicConfigResponse, type TPublicConfigResponse } from '../../domain/schemas/auth';
-import { capabilitiesOn, type TRouteContext } from '../context';
+import type { TRouteContext } from '../context';
+import { capabilitiesOn } from '../providers/capability-lines';
 import { jsonAnswers } from './responses';
 import { isOff } from '../providers/off';
 import type { TAcquirerPort } from '../providers/payments';

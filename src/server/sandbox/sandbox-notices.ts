@@ -12,7 +12,7 @@ import type {
   TProviderNotice,
   TRawNotice,
 } from '../providers/payments';
-import { storedSecret } from '../services/server-secrets';
+import { storedSecret } from '../crypto/server-secrets';
 import { creditAnsweredTransfer, sandboxSender, transferProviderReference } from './sandbox-bank';
 import type { TSandboxCardNetwork } from './sandbox-card-network';
 

@@ -1,6 +1,6 @@
 import type { TDb } from '../db/database';
 import { smsOutbox } from '../db/schema';
-import { sandboxSmsLabel, smsSeal } from '../services/identity/sms-seal';
+import { sandboxSmsLabel, smsSeal } from '../crypto/sms-seal';
 import { SANDBOX_UNREACHABLE_PHONE } from './fixtures';
 import { SmsNotSent, type TSmsSender } from '../providers/sms-port';
 

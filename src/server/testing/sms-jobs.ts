@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TDb } from '../db/database';
 import { JOBS_SCHEMA, jobIdFor } from '../jobs/engine';
 import { SMS_ASKED_BY_NO_CALL, SMS_JOB, openSmsOutbox } from '../jobs/sms-job';
-import { queuedSmsLabel, smsSeal } from '../services/identity/sms-seal';
+import { queuedSmsLabel, smsSeal } from '../crypto/sms-seal';
 
 const rowsOf = <T>(result: unknown): T[] =>
   (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];

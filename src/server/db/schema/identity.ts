@@ -151,7 +151,7 @@ export const phoneCodes = pgTable(
 
 /**
  * Every SMS to send, queued with the change that calls for it (docs/jobs.md "The outbox"): its
- * `sms.send` job names the row, and the text is kept sealed (services/identity/sms-seal.ts) until
+ * `sms.send` job names the row, and the text is kept sealed (crypto/sms-seal.ts) until
  * it is sent, then erased.
  */
 export const smsQueue = pgTable('sms_queue', {
@@ -176,7 +176,7 @@ export const smsQueue = pgTable('sms_queue', {
 
 /**
  * What the sandbox SMS provider "sent": listed on /sandbox/messages instead of delivered, its text
- * sealed to its number (services/identity/sms-seal.ts).
+ * sealed to its number (crypto/sms-seal.ts).
  */
 export const smsOutbox = pgTable(
   'sms_outbox',

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { sealingKey } from '../../crypto/sealing';
 import type { TDb } from '../../db/database';
-import { storedSecret } from '../server-secrets';
+import { storedSecret } from '../../crypto/server-secrets';
 
 /*
  * The keys that keep payers' BVNs (docs/identity.md "The BVN"): a keyed hash finds and compares

@@ -4,7 +4,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { formatErrorMessage } from '../../../domain/errors';
 import type { TDb } from '../../db/database';
 import { AppError } from '../../app-error';
-import { storedSecret } from '../server-secrets';
+import { storedSecret } from '../../crypto/server-secrets';
 
 export const HOUR_MS = 3_600_000;
 

@@ -1,7 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
-import { storedSecret } from '../server-secrets';
+import { storedSecret } from '../../crypto/server-secrets';
 
 /** Keys of payer identity, each derived from one secret so that one secret is all there is to keep. */
 export type TIdentityKeys = {

@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/database';
 import { smsOutbox } from '../../db/schema';
-import { sandboxSmsLabel, smsSeal } from './sms-seal';
+import { sandboxSmsLabel, smsSeal } from '../../crypto/sms-seal';
 
 /*
  * The sandbox outbox, read side: what the sandbox SMS adapter (providers/sms.ts) "sent", opened

@@ -9,7 +9,8 @@ import {
   type TPayInDetails,
   mandateTypeOf,
 } from '../../../domain/schemas/account-link';
-import { capabilitiesOn, type TAppContext } from '../../context';
+import type { TAppContext } from '../../context';
+import { capabilitiesOn } from '../../providers/capability-lines';
 import type { TDb } from '../../db/database';
 import { accountLinks } from '../../db/schema';
 import type { TMandateSetupPort, TTransfersInPort } from '../../providers/payments';

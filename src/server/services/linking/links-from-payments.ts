@@ -5,7 +5,8 @@ import type {
   TLinkFromPaymentRequest,
   TLinkFromPaymentResponse,
 } from '../../../domain/schemas/account-link';
-import { capabilitiesOn, type TAppContext } from '../../context';
+import type { TAppContext } from '../../context';
+import { capabilitiesOn } from '../../providers/capability-lines';
 import type { TDb } from '../../db/database';
 import { accountLinks, paymentAttempts, payments } from '../../db/schema';
 import { AppError } from '../../app-error';

@@ -11,7 +11,8 @@ import {
   type TBankValidationResult,
   type TUserAccount,
 } from '../../../domain/schemas/user-account';
-import { capabilitiesOn, type TAppContext } from '../../context';
+import type { TAppContext } from '../../context';
+import { capabilitiesOn } from '../../providers/capability-lines';
 import { linkWaysOn, type TCapabilitiesOn } from '../../../domain/capabilities';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts, payers } from '../../db/schema';

@@ -7,7 +7,7 @@ import type { TDb } from '../../db/database';
 import { preparedQuery } from '../../db/prepared-queries';
 import { apiClients, merchants } from '../../db/schema';
 import { AppError } from '../../app-error';
-import { storedSecret } from '../server-secrets';
+import { storedSecret } from '../../crypto/server-secrets';
 
 const CLIENT_SECRET_KEY = 'client-secret-key';
 

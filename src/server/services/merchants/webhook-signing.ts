@@ -2,7 +2,7 @@
 // of the server's own, the signatures a delivery carries, and an event's public id.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { type TDb } from '../../db/database';
-import { storedSecret } from '../server-secrets';
+import { storedSecret } from '../../crypto/server-secrets';
 
 const MINUTE_MS = 60_000;
 /** A signature older than this is refused by receivers that follow docs/webhooks.md. */

@@ -25,7 +25,7 @@ import { openSmsOutbox, sendQueuedSms, SMS_ASKED_BY_NO_CALL } from '../../jobs/s
 import { AppError } from '../../app-error';
 import { sameSecret } from '../forms/form-files';
 import { identityKeys } from '../identity/identity-keys';
-import { storedSecret } from '../server-secrets';
+import { storedSecret } from '../../crypto/server-secrets';
 import { ERASURE_JOB, stopConsentsForErasure, tellMerchantsOfErasure } from './erasure';
 import { payerExport } from './export-file';
 import { requestView } from './request-view';

@@ -20,7 +20,7 @@ import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import { cardEncryptionKeys } from '../../db/schema';
 import { AppError } from '../../app-error';
-import { storedSecret } from '../server-secrets';
+import { storedSecret } from '../../crypto/server-secrets';
 
 /*
  * The keys card fields are encrypted for (spec §7 Card encryption) and the opening of a card the

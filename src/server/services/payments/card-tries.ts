@@ -4,7 +4,7 @@ import { CARD_WRONG_TRIES_PER_PAYMENT } from '../../../domain/card-tries';
 import type { TDb } from '../../db/database';
 import { cardPaymentTries } from '../../db/schema';
 import { AppError } from '../../app-error';
-import { storedSecret } from '../server-secrets';
+import { storedSecret } from '../../crypto/server-secrets';
 
 /*
  * Who may try a card on a payment, and how often (docs/payments.md "Limits"):

@@ -33,7 +33,7 @@ import { newChargeToken } from './charge-owners';
 import { loadPayable, type TPaymentAccess } from './payment-records';
 import { isUniqueViolation } from '../../db/database-errors';
 import { recordAcquirerAnswer, settleChipPurchase } from './attempts/settlements';
-import { storedSecret } from '../server-secrets';
+import { storedSecret } from '../../crypto/server-secrets';
 import { usable } from '../../providers/off';
 
 /*

@@ -1,6 +1,6 @@
-import { sealingKey, sealText, unsealText } from '../../crypto/sealing';
-import type { TDb } from '../../db/database';
-import { storedSecret } from '../server-secrets';
+import { sealingKey, sealText, unsealText } from './sealing';
+import type { TDb } from '../db/database';
+import { storedSecret } from './server-secrets';
 
 /*
  * An SMS carries what proves a payer or a member of staff (a code, an invitation link, a

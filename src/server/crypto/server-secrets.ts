@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { sealingKey, sealText, unsealText } from '../crypto/sealing';
+import { sealingKey, sealText, unsealText } from './sealing';
 import type { TDb } from '../db/database';
 import { serverSecrets } from '../db/schema';
 

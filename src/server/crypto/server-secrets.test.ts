@@ -15,7 +15,7 @@ import { serverSecrets } from '../db/schema';
 import { signUp, testPhone } from '../testing/identity';
 import { encryptedCard } from '../testing/payments';
 import { createTestClient, testClock, testConfig } from '../testing/test-app';
-import { decryptCard } from './payments/card-encryption-keys';
+import { decryptCard } from '../services/payments/card-encryption-keys';
 import { storedSecret } from './server-secrets';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'server-secrets-'));
