@@ -10,13 +10,14 @@
 # runs on, and the tests of PGlite itself (src/server/db) open it whatever the setting.
 # `npm run test:postgres` runs only the tests marked for PostgreSQL, for a quick look there.
 #
-# The suite's work is about 1,450 s of CPU on the 2-core machine (lint and types 230, the page's
-# tests 115, the server's and their database 650, the browser's 400 in Chromium's headless shell:
-# 600 in the desktop Chromium); on the quiet machine CI took 11 minutes. Lint and types run first,
-# beside the build: ESLint runs on one core for about three minutes, and beside the tests it got
-# a fourteenth of one (20 minutes); the page's tests fill the other core. Then two lanes, each
-# line marked with its phase (`[server]`, `[browser]`): the server tests, and the browser tests,
-# which wait on the server, timers and the sandbox's answers for much of their time.
+# The suite's work is about 1,150 s of CPU on the 2-core machine, PostgreSQL's aside (lint and
+# types 200, the page's tests 100, the server's 490, the browser's 360 in Chromium's headless
+# shell); each phase prints its own. Lint and types run first, beside the build and the page's
+# tests: ESLint runs on one core for about three minutes, and beside both test lanes it got a
+# fourteenth of one (20 minutes). The server tests start once the build is done, and the browser
+# tests once lint and the page's tests are; each line is marked with its lane (`[server]`,
+# `[browser]`). Both lanes wait on servers, timers and the sandbox's answers for much of their
+# time.
 # Every lane always finishes; a failure in any fails the run. SERIAL=1 runs every phase one after
 # the other.
 set -euo pipefail
@@ -115,6 +116,11 @@ unit=$!
 status=0
 built=1
 phase 'build' '' npm run --silent build || built=0
+# The server tests start as soon as the build is there (some start the built server): they wait
+# on their database, child processes and sockets for much of their time, and they are the
+# longest lane, so they take what lint and the page's tests leave of the two cores.
+phase 'server tests' server server_tests &
+server=$!
 if [ "$built" = 1 ]; then
   phase 'page budget' '' npm run --silent check:budget || status=1
 else
@@ -123,7 +129,9 @@ fi
 wait "$checks" || status=1
 wait "$unit" || status=1
 
-# The browser tests run the build: without one they would only fail for want of it.
+# The browser tests run the build: without one they would only fail for want of it. They start
+# once lint and the page's tests are done, beside the server tests: ESLint beside both lanes got
+# a fraction of a core and ran for twenty minutes.
 browser=''
 if [ "$built" = 1 ]; then
   phase 'browser tests' browser npm run --silent test:e2e &
@@ -131,8 +139,6 @@ if [ "$built" = 1 ]; then
 else
   echo "[npm test] the page budget and the browser tests did not run: the build failed"
 fi
-phase 'server tests' server server_tests &
-server=$!
 wait "$server" || status=1
 if [ -n "$browser" ]; then wait "$browser" || status=1; fi
 slowest
