@@ -5,7 +5,12 @@ import {
   CALLED_OFF_REASON,
   CARD_ASKING_WINDOW_MS,
   failsOverOn,
+  GIVE_BACK_STARTS,
+  GIVE_BACK_STATES,
+  GIVE_BACK_TRANSITIONS,
+  giveBackStateOf,
   isCalledOffPush,
+  mayGiveBack,
   offersRetryElsewhere,
   OPEN_ATTEMPT_STATES,
   mayMove,
@@ -13,7 +18,10 @@ import {
   pageStateOf,
   type TAttemptEdge,
   type TAttemptState,
+  type TGiveBackEdge,
+  type TGiveBackState,
 } from './payment-attempts';
+import { statesLeft, statesReached } from './test-support/lifecycle-reach';
 
 const ALL_STATES = Object.keys(ATTEMPT_STATES) as TAttemptState[];
 
@@ -186,5 +194,40 @@ describe('failing a card charge over to the next provider', () => {
   it('gives the asking window a few minutes', () => {
     expect(CARD_ASKING_WINDOW_MS).toBeGreaterThanOrEqual(60_000);
     expect(CARD_ASKING_WINDOW_MS).toBeLessThanOrEqual(15 * 60_000);
+  });
+});
+
+describe("the attempt's give-back", () => {
+  const GIVE_BACKS = Object.keys(GIVE_BACK_STATES) as TGiveBackState[];
+  const EDGES: Record<TGiveBackEdge, { from: TGiveBackState[]; to: TGiveBackState }> = {
+    owe: { from: ['none'], to: 'owed' },
+    giveBack: { from: ['owed'], to: 'settled' },
+    givenBackByHand: { from: ['by_hand'], to: 'settled' },
+  };
+
+  it('has exactly the edges written out here, each from where it says', () => {
+    expect(GIVE_BACK_TRANSITIONS).toEqual(EDGES);
+    for (const [edge, { from }] of Object.entries(EDGES) as [TGiveBackEdge, { from: string[] }][]) {
+      for (const state of GIVE_BACKS) expect(mayGiveBack(state, edge)).toBe(from.includes(state));
+      expect(mayGiveBack(null, edge)).toBe(false);
+    }
+  });
+
+  it('reaches every state from where an attempt starts', () => {
+    expect(statesReached(GIVE_BACK_STARTS, GIVE_BACK_TRANSITIONS)).toEqual([...GIVE_BACKS].sort());
+  });
+
+  it('starts with nothing owed, and ends given back with no way out', () => {
+    expect(GIVE_BACK_STARTS[0]).toBe('none');
+    const left = statesLeft<TGiveBackState>(GIVE_BACK_TRANSITIONS);
+    expect(GIVE_BACKS.filter((state) => !left.has(state))).toEqual(['settled']);
+  });
+
+  it('names each value of the refund column, and nothing else', () => {
+    expect(giveBackStateOf(null)).toBe('none');
+    expect(giveBackStateOf('owed')).toBe('owed');
+    expect(giveBackStateOf('by_hand')).toBe('by_hand');
+    expect(giveBackStateOf('settled')).toBe('settled');
+    expect(giveBackStateOf('refunded')).toBeNull();
   });
 });

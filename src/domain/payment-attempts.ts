@@ -233,3 +233,62 @@ export const isCalledOffPush = (attempt: {
   attempt.method === 'chip_card' &&
   attempt.status === 'failed' &&
   attempt.failureReason === CALLED_OFF_REASON;
+
+/**
+ * An attempt's give-back (docs/payments.md "States"), kept apart from its state: money that
+ * reached an attempt whose payment was paid otherwise, or that had ended, is booked back out and
+ * owed back to the payer, then given back at its provider. The database keeps it as the attempt's
+ * `refund`, named here with the value it writes; the server moves it by the one function
+ * (moveGiveBack, services/payments/attempts/moves.ts), in one statement.
+ */
+export const GIVE_BACK_STATES = {
+  /** Nothing owed back: the attempt took nothing, or its money paid its payment. */
+  none: null,
+  /** Booked back out, to be given back at the provider (by its answer, else the reconciler). */
+  owed: 'owed',
+  /**
+   * Owed, and given back by no call of ours: a pushed terminal's money owed before the transaction
+   * its payment request produced was kept. An operator refunds it at the provider and records it.
+   */
+  by_hand: 'by_hand',
+  /** Given back, or the provider said it never took it (or gave it back itself). */
+  settled: 'settled',
+} as const;
+
+export type TGiveBackState = keyof typeof GIVE_BACK_STATES;
+
+/**
+ * The give-backs an attempt starts in: nothing owed, as every attempt is created, or left to an
+ * operator by a version of the server that kept no pushed terminal's transaction (no move reaches
+ * 'by_hand' now; the rows it left remain until recorded given back).
+ */
+export const GIVE_BACK_STARTS = ['none', 'by_hand'] as const satisfies readonly TGiveBackState[];
+
+/** Every move of an attempt's give-back: the states it leaves from and the one it reaches. */
+export const GIVE_BACK_TRANSITIONS = {
+  /**
+   * Its money reached a payment paid otherwise, or the attempt had ended: booked in and straight
+   * back out, in the transaction that found it (a transfer's bank returns it: nothing is owed).
+   */
+  owe: { from: ['none'], to: 'owed' },
+  /** The provider gave it back (a refund, a reversal), or said it never took it. */
+  giveBack: { from: ['owed'], to: 'settled' },
+  /** An operator refunded it at the provider and recorded that refund's reference. */
+  givenBackByHand: { from: ['by_hand'], to: 'settled' },
+} as const satisfies Record<string, { from: readonly TGiveBackState[]; to: TGiveBackState }>;
+
+export type TGiveBackEdge = keyof typeof GIVE_BACK_TRANSITIONS;
+
+/** The named give-back of the attempt's `refund` as the database keeps it; null for none known. */
+export function giveBackStateOf(refund: string | null): TGiveBackState | null {
+  for (const [state, value] of Object.entries(GIVE_BACK_STATES)) {
+    if (value === refund) return state as TGiveBackState;
+  }
+  return null;
+}
+
+/** Whether `edge` may move a give-back in `state`. */
+export function mayGiveBack(state: TGiveBackState | null, edge: TGiveBackEdge): boolean {
+  const { from } = GIVE_BACK_TRANSITIONS[edge];
+  return state !== null && (from as readonly TGiveBackState[]).includes(state);
+}

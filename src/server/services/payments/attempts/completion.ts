@@ -12,6 +12,7 @@ import {
   closeOtherAttempts,
   emitPaymentEvent,
   moveAttempt,
+  moveGiveBack,
   type TAttemptChange,
   type TAttemptRow,
 } from './moves';
@@ -216,26 +217,25 @@ async function oweBack(
     await bookMoney(tx, 'in', { attempt, payment, owner });
     await bookMoney(tx, 'back', { attempt, payment, owner });
   }
-  const refund = returnedByBank ? null : ('owed' as const);
-  if (ended) {
-    await tx
-      .update(paymentAttempts)
-      .set({ ...taken, refund, updatedAt: now })
-      .where(eq(paymentAttempts.id, attempt.id));
+  if (!ended) {
+    const closed = await moveAttempt(
+      tx,
+      attempt.id,
+      'paidOtherwise',
+      { ...taken, failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
+      now,
+    );
+    if (closed && !returnedByBank) await moveGiveBack(tx, attempt.id, 'owe', now);
     return;
   }
-  await moveAttempt(
-    tx,
-    attempt.id,
-    'paidOtherwise',
-    {
-      ...taken,
-      failureCode: 'PAYMENT_ALREADY_MADE',
-      failureReason: 'paid_by_another_attempt',
-      refund,
-    },
-    now,
-  );
+  if (!returnedByBank) {
+    await moveGiveBack(tx, attempt.id, 'owe', now, taken);
+    return;
+  }
+  await tx
+    .update(paymentAttempts)
+    .set({ ...taken, updatedAt: now })
+    .where(eq(paymentAttempts.id, attempt.id));
 }
 
 /** A payment marked executed, answered whole: prepared once. */

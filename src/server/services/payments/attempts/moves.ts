@@ -3,8 +3,12 @@ import type { TErrorCode } from '../../../../domain/errors';
 import {
   ATTEMPT_STATES,
   ATTEMPT_TRANSITIONS,
+  GIVE_BACK_STATES,
+  GIVE_BACK_TRANSITIONS,
   type TAttemptEdge,
   type TAttemptState,
+  type TGiveBackEdge,
+  type TGiveBackState,
 } from '../../../../domain/payment-attempts';
 import type { TPaymentStatusEvent } from '../../../../domain/schemas/payment';
 import { randomId } from '../../../crypto/secret-hash';
@@ -18,9 +22,9 @@ import { recordMerchantEvent } from '../../merchants/webhooks';
 import { attemptViewOf } from '../attempt-view';
 
 /*
- * An attempt's lifecycle (docs/payments.md): its creation, every change of its state along the
- * table of src/domain/payment-attempts.ts in one statement, its failure, the closing of a paid
- * payment's other attempts, and the stream event each change writes. Its completion, which
+ * An attempt's lifecycle (docs/payments.md): its creation, every change of its state and of its
+ * give-back along the tables of src/domain/payment-attempts.ts in one statement each, its failure,
+ * the closing of a paid payment's other attempts, and the stream event each change writes. Its completion, which
  * executes the payment, is completion.ts.
  */
 
@@ -51,10 +55,13 @@ export async function insertAttempt(
   }
 }
 
-/** What a move may set besides the state its edge reaches. */
+/**
+ * What a move may set besides the state its edge reaches. The give-back is a lifecycle of its own
+ * (moveGiveBack), never set beside a state.
+ */
 export type TAttemptChange = Omit<
   Partial<typeof paymentAttempts.$inferInsert>,
-  'id' | 'status' | 'stage' | 'updatedAt'
+  'id' | 'status' | 'stage' | 'updatedAt' | 'refund' | 'refundReference'
 >;
 
 /** A constant of the domain's attempt states as an SQL literal. */
@@ -126,6 +133,43 @@ export async function moveAttempt(
     change,
     now,
   );
+  return moved ?? null;
+}
+
+/** The domain's give-backs are the values the attempt's `refund` column holds. */
+const GIVE_BACK_COLUMN: Record<TGiveBackState, TAttemptRow['refund']> = GIVE_BACK_STATES;
+
+/** The rows whose give-back is one of `states`, as a condition on the `refund` column. */
+function inGiveBackStates(states: readonly TGiveBackState[]): SQL {
+  const values = states.map((state) => {
+    const value = GIVE_BACK_COLUMN[state];
+    return value === null
+      ? '"payment_attempts"."refund" IS NULL'
+      : `"payment_attempts"."refund" = ${literal(value)}`;
+  });
+  return sql.raw(values.length > 0 ? `(${values.join(' OR ')})` : 'false');
+}
+
+/**
+ * The one way an attempt's give-back changes: along an edge of GIVE_BACK_TRANSITIONS
+ * (src/domain/payment-attempts.ts), in one statement that checks the attempt's give-back is in
+ * one of the edge's `from` states and moves it, with what the edge records (`change`: an
+ * operator's refund reference, what the provider took). Null when it was not there (moved first,
+ * or never owed).
+ */
+export async function moveGiveBack(
+  db: TDb,
+  attemptId: string,
+  edge: TGiveBackEdge,
+  now: Date,
+  change: TAttemptChange & { refundReference?: string } = {},
+): Promise<TAttemptRow | null> {
+  const { from, to } = GIVE_BACK_TRANSITIONS[edge];
+  const [moved] = await db
+    .update(paymentAttempts)
+    .set({ ...change, refund: GIVE_BACK_COLUMN[to], updatedAt: now })
+    .where(and(eq(paymentAttempts.id, attemptId), inGiveBackStates(from)))
+    .returning();
   return moved ?? null;
 }
 

@@ -1,11 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { obfuscateCard } from '../../../../domain/card-number';
 import type { TPaymentOrigin } from '../../../../domain/schemas/consent';
 import type { TAppContext } from '../../../context';
 import type { TDb } from '../../../db/database';
 import { payerAccounts, paymentAttempts, terminalPurchases } from '../../../db/schema';
 import type { TCardSummary } from '../../../providers/payments';
-import type { TAttemptRow } from './moves';
+import { moveGiveBack, type TAttemptRow } from './moves';
 import {
   completeAttempt,
   paidThePayment,
@@ -118,10 +118,7 @@ export async function giveBack(
 
 /** The attempt owes nothing back any more (given back, or never taken), in one statement. */
 export async function markRefundSettled(ctx: TSettleContext, attemptId: string): Promise<void> {
-  await ctx.db
-    .update(paymentAttempts)
-    .set({ refund: 'settled', updatedAt: ctx.clock.now() })
-    .where(and(eq(paymentAttempts.id, attemptId), eq(paymentAttempts.refund, 'owed')));
+  await moveGiveBack(ctx.db, attemptId, 'giveBack', ctx.clock.now());
 }
 
 /**
@@ -135,12 +132,10 @@ export async function recordRefundGivenBack(
   attemptId: string,
   refundReference: string,
 ): Promise<boolean> {
-  const recorded = await ctx.db
-    .update(paymentAttempts)
-    .set({ refund: 'settled', refundReference, updatedAt: ctx.clock.now() })
-    .where(and(eq(paymentAttempts.id, attemptId), eq(paymentAttempts.refund, 'by_hand')))
-    .returning({ id: paymentAttempts.id });
-  return recorded.length === 1;
+  const recorded = await moveGiveBack(ctx.db, attemptId, 'givenBackByHand', ctx.clock.now(), {
+    refundReference,
+  });
+  return recorded !== null;
 }
 
 /**
