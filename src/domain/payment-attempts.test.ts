@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   ATTEMPT_STATES,
   ATTEMPT_TRANSITIONS,
-  CALLED_OFF_REASON,
   CARD_ASKING_WINDOW_MS,
   failsOverOn,
   GIVE_BACK_STARTS,
@@ -66,7 +65,8 @@ const EXPECTED: Record<TAttemptEdge, { from: TAttemptState[]; to: TAttemptState 
     from: ['transfer_open', 'transfer_claimed', 'awaiting_pin', 'awaiting_otp', 'awaiting_3ds'],
     to: 'failed',
   },
-  paidAfterCallOff: { from: ['failed'], to: 'completed' },
+  callOff: { from: ['charging', 'unanswered'], to: 'called_off' },
+  paidAfterCallOff: { from: ['called_off'], to: 'completed' },
 };
 
 describe('the payment attempt transition table', () => {
@@ -91,20 +91,20 @@ describe('the payment attempt transition table', () => {
     });
   }
 
-  it('never moves a completed attempt, a failed one only when paid after its call-off', () => {
+  it('never moves a completed or failed attempt, a called-off one only when paid after all', () => {
     for (const edge of Object.keys(EXPECTED) as TAttemptEdge[]) {
       expect(mayMove('completed', edge)).toBe(false);
-      expect(mayMove('failed', edge)).toBe(edge === 'paidAfterCallOff');
+      expect(mayMove('failed', edge)).toBe(false);
+      expect(mayMove('called_off', edge)).toBe(edge === 'paidAfterCallOff');
       expect(mayMove(null, edge)).toBe(false);
     }
   });
 
-  it('knows a called-off push by its method and reason, nothing else failed', () => {
-    const calledOff = { method: 'chip_card', status: 'failed', failureReason: CALLED_OFF_REASON };
-    expect(isCalledOffPush(calledOff)).toBe(true);
-    expect(isCalledOffPush({ ...calledOff, method: 'card' })).toBe(false);
-    expect(isCalledOffPush({ ...calledOff, failureReason: 'declined' })).toBe(false);
-    expect(isCalledOffPush({ ...calledOff, status: 'completed' })).toBe(false);
+  it('knows a called-off push by its state, nothing else failed', () => {
+    expect(isCalledOffPush({ status: 'failed', stage: 'called_off' })).toBe(true);
+    expect(isCalledOffPush({ status: 'failed', stage: null })).toBe(false);
+    expect(isCalledOffPush({ status: 'failed', stage: 'tried_elsewhere' })).toBe(false);
+    expect(isCalledOffPush({ status: 'completed', stage: null })).toBe(false);
   });
 });
 
@@ -126,6 +126,7 @@ describe('the states as the database keeps them', () => {
     expect(pageStateOf('unanswered')).toBe('charging');
     expect(pageStateOf('retry_elsewhere')).toBe('failed');
     expect(pageStateOf('tried_elsewhere')).toBe('failed');
+    expect(pageStateOf('called_off')).toBe('failed');
   });
 });
 

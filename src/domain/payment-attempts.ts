@@ -45,6 +45,14 @@ export const ATTEMPT_STATES = {
   awaiting_otp: { status: 'in_progress', stage: 'awaiting_otp' },
   /** The issuer asked for a 3-D Secure check in the payer's browser. */
   awaiting_3ds: { status: 'in_progress', stage: 'awaiting_3ds' },
+  /**
+   * A pushed terminal's payment request the server called off, unpaid past
+   * PUSHED_TERMINAL_EXPIRY_MS (pushed-terminal.ts): withdrawn at its provider, or, where the
+   * provider did not withdraw it, still payable at the terminal until it does. Ended for the
+   * payer, who may pay another way; money reaching it later pays the payment if nothing else has
+   * (paidAfterCallOff), or is owed back.
+   */
+  called_off: { status: 'failed', stage: 'called_off' },
   /** This attempt paid the payment. */
   completed: { status: 'completed', stage: null },
   /** Ended without paying. */
@@ -117,6 +125,11 @@ export const ATTEMPT_TRANSITIONS = {
    * charge given way to a newer card, a 3-D Secure challenge left unanswered or cancelled.
    */
   abandon: { from: [...OPEN_TRANSFER, ...WAITING_FOR_PAYER], to: 'failed' },
+  /**
+   * A pushed terminal's request unpaid past its expiry is called off (isCalledOffPush): the
+   * payment is free for another way.
+   */
+  callOff: { from: AT_THE_PROVIDER, to: 'called_off' },
   /** Its money reached us after another attempt had paid the payment: it is given back. */
   paidOtherwise: { from: [...AT_THE_PROVIDER, ...FAILED_OVER, ...OPEN_TRANSFER], to: 'failed' },
   /**
@@ -129,7 +142,7 @@ export const ATTEMPT_TRANSITIONS = {
    * A payment request the server called off while it waited unpaid at a pushed terminal
    * (isCalledOffPush) was paid there after all: it pays its payment, if nothing else has.
    */
-  paidAfterCallOff: { from: ['failed'], to: 'completed' },
+  paidAfterCallOff: { from: ['called_off'], to: 'completed' },
 } as const satisfies Record<string, { from: readonly TAttemptState[]; to: TAttemptState }>;
 
 export type TAttemptEdge = keyof typeof ATTEMPT_TRANSITIONS;
@@ -169,6 +182,7 @@ export function pageStateOf(
     // Ended for this attempt; the view says whether another provider may take the next try.
     case 'retry_elsewhere':
     case 'tried_elsewhere':
+    case 'called_off':
       return 'failed';
     default:
       return state;
@@ -214,9 +228,8 @@ export const offersRetryElsewhere = (state: TAttemptState | null): boolean =>
 export const THREE_DS_CHALLENGE_MS = 10 * 60 * 1_000;
 
 /**
- * Why a pushed terminal's attempt failed when the server called its payment request off, unpaid
- * past PUSHED_TERMINAL_EXPIRY_MS (pushed-terminal.ts): withdrawn at its provider, or, where the
- * provider did not withdraw it, still payable at the terminal until it does.
+ * The reason a called-off push's attempt records, for the payer and the merchant to read beside
+ * its state ('called_off').
  */
 export const CALLED_OFF_REASON = 'called off: no card at the terminal in time';
 
@@ -225,14 +238,8 @@ export const CALLED_OFF_REASON = 'called off: no card at the terminal in time';
  * (paidAfterCallOff) where the payment is still unpaid, instead of being owed back: the payer paid
  * at the terminal, and nothing else paid the payment meanwhile.
  */
-export const isCalledOffPush = (attempt: {
-  method: string;
-  status: string;
-  failureReason: string | null;
-}): boolean =>
-  attempt.method === 'chip_card' &&
-  attempt.status === 'failed' &&
-  attempt.failureReason === CALLED_OFF_REASON;
+export const isCalledOffPush = (attempt: { status: string; stage: string | null }): boolean =>
+  namedStateOf(attempt) === 'called_off';
 
 /**
  * An attempt's give-back (docs/payments.md "States"), kept apart from its state: money that

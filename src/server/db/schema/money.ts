@@ -45,6 +45,8 @@ export const ATTEMPT_STAGES = [
   'retry_elsewhere',
   /** Failed: the payer's new try went to the next network. */
   'tried_elsewhere',
+  /** Failed: a pushed terminal's payment request called off unpaid (migration 0075). */
+  'called_off',
 ] as const;
 
 /**
@@ -194,12 +196,12 @@ export const paymentAttempts = pgTable(
     index('payment_attempts_refund_by_hand')
       .on(t.updatedAt)
       .where(sql`refund = 'by_hand'`),
-    // What the reconciler asks about again: pushed terminals' requests called off unpaid
-    // (CALLED_OFF_REASON, migration 0051).
+    // What the reconciler asks about again: pushed terminals' requests called off unpaid, by
+    // their state and the reason the call-off writes (CALLED_OFF_REASON, migration 0075).
     index('payment_attempts_called_off')
       .on(t.updatedAt)
       .where(
-        sql`status = 'failed' AND failure_reason = ${sql.raw(`'${CALLED_OFF_REASON}'`)} AND refund IS NULL`,
+        sql`stage = 'called_off' AND failure_reason = ${sql.raw(`'${CALLED_OFF_REASON}'`)} AND refund IS NULL`,
       ),
     check('payment_attempts_amount_positive', sql`amount > 0`),
   ],

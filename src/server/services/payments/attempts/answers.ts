@@ -211,7 +211,9 @@ export async function settleProviderAnswer(
         attempt.method === 'chip_card' && !attempt.providerReference && answer.providerReference
           ? { providerReference: answer.providerReference }
           : {};
-      await failAttempt(ctx, attempt, new AppError(refused), answer.reason, now, 'fail', found);
+      // A push called off unpaid ends in a state of its own: paid there later, it may still pay.
+      const edge = answer.reason === CALLED_OFF_REASON ? 'callOff' : 'fail';
+      await failAttempt(ctx, attempt, new AppError(refused), answer.reason, now, edge, found);
       return 'failed';
     }
     case 'pending':

@@ -94,7 +94,7 @@ export async function completeAttempt(
   // Money that reaches an attempt already ended (a 3-D Secure challenge given up) is owed back
   // like money that reaches a paid payment; a pushed terminal's request called off and paid
   // there after all pays a payment still unpaid.
-  const calledOff = isCalledOffPush({ method: attempt.method, ...current });
+  const calledOff = isCalledOffPush(current);
   const ended = !mayMove(namedStateOf(current), 'complete') && !calledOff;
   if (payment.status === 'executed' || ended) {
     await oweBack(tx, request, { payment, owner, ended: ended || calledOff }, now);
@@ -134,7 +134,6 @@ const prepareCompletionLock = (db: TDb) =>
       status: paymentAttempts.status,
       stage: paymentAttempts.stage,
       refund: paymentAttempts.refund,
-      failureReason: paymentAttempts.failureReason,
       merchantId: consents.merchantId,
       clientId: consents.clientId,
     })
@@ -155,7 +154,7 @@ async function lockCompletion(
   attempt: Pick<TAttemptRow, 'id' | 'paymentId'>,
 ): Promise<{
   payment: TPaymentRow;
-  current: Pick<TAttemptRow, 'status' | 'stage' | 'refund' | 'failureReason'>;
+  current: Pick<TAttemptRow, 'status' | 'stage' | 'refund'>;
   owner: TConsentOwner;
 }> {
   const [row] = await preparedQuery(tx, 'completion_lock', prepareCompletionLock).execute({
@@ -163,10 +162,10 @@ async function lockCompletion(
     attemptId: attempt.id,
   });
   if (!row) throw new Error(`Payment ${attempt.paymentId} or its attempt ${attempt.id} vanished`);
-  const { payment, status, stage, refund, failureReason, merchantId, clientId } = row;
+  const { payment, status, stage, refund, merchantId, clientId } = row;
   return {
     payment,
-    current: { status, stage, refund, failureReason },
+    current: { status, stage, refund },
     owner: { merchantId, clientId },
   };
 }

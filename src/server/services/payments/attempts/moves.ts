@@ -197,9 +197,10 @@ export async function failAttempt(
   now: Date,
   /**
    * 'fail': the provider's answer ended it; 'abandon': it ended without the provider;
-   * 'offerElsewhere': past the requery gate, the next provider may take the payer's next try.
+   * 'offerElsewhere': past the requery gate, the next provider may take the payer's next try;
+   * 'callOff': a pushed terminal's request unpaid past its expiry.
    */
-  edge: 'fail' | 'abandon' | 'offerElsewhere' = 'fail',
+  edge: 'fail' | 'abandon' | 'offerElsewhere' | 'callOff' = 'fail',
   change: TAttemptChange = {},
 ): Promise<TAttemptRow | null> {
   return db.transaction(async (tx) => {

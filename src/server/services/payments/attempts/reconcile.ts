@@ -7,6 +7,7 @@ import {
   CARD_ASKING_WINDOW_MS,
   FAILED_OVER,
   namedStateOf,
+  type TAttemptState,
 } from '../../../../domain/payment-attempts';
 import { inAttemptStates, type TAttemptRow } from './moves';
 import { UNROUTED, unlessUnrouted } from '../unrouted-rows';
@@ -231,11 +232,13 @@ async function settleFailedOver(ctx: TLostContext, attempt: TAttemptRow): Promis
   return 'failed';
 }
 
+/** A called-off push, the one state the called-off watch asks about. */
+const CALLED_OFF = ['called_off'] as const satisfies readonly TAttemptState[];
+
 /** Pushed terminals' attempts called off unpaid since `now` less CALLED_OFF_WATCH_MS, owing nothing. */
 const calledOffWatched = (now: Date) =>
   and(
-    eq(paymentAttempts.method, 'chip_card'),
-    eq(paymentAttempts.status, 'failed'),
+    inAttemptStates(CALLED_OFF),
     eq(paymentAttempts.failureReason, CALLED_OFF_REASON),
     isNull(paymentAttempts.refund),
     gt(paymentAttempts.createdAt, new Date(now.getTime() - CALLED_OFF_WATCH_MS)),
