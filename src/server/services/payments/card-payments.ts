@@ -27,7 +27,7 @@ import { chargeOwnedBy, newChargeToken } from './charge-owners';
 import { recordAnswer, runAttempt, type TAttemptAnswer } from './attempts/runner';
 import {
   callProvider,
-  emitPaymentEvent,
+  emitCardStep,
   failAttempt,
   inAttemptStates,
   moveAttempt,
@@ -205,22 +205,13 @@ function cardAnswer(
               },
               now,
             );
-            // Every step asked of the payer is told on the stream: a page answered 'charging'
-            // before the issuer asked learns of it there (or by reading the payment).
             if (moved) {
-              await emitPaymentEvent(
-                tx,
-                {
-                  paymentId: attempt.paymentId,
-                  status: 'in_progress',
-                  paymentType: 'card',
-                  ...(stage === 'awaiting_3ds' ? { stepText: STEP_TEXT_AWAITING_3DS } : {}),
-                  ...(outcome.kind === 'otp_required'
-                    ? { otpDisplayMessage: outcome.displayMessage }
-                    : {}),
-                },
-                moved,
-              );
+              await emitCardStep(tx, moved, {
+                stepText: stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null,
+                ...(outcome.kind === 'otp_required'
+                  ? { otpDisplayMessage: outcome.displayMessage }
+                  : {}),
+              });
             }
           });
           return waitingResult(outcome, {

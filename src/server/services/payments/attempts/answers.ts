@@ -22,7 +22,7 @@ import {
 } from '../../../../domain/payment-attempts';
 import { paidThePayment, type TCompletion } from './completion';
 import { requeryAttemptDebit } from '../mandate-debits';
-import { emitPaymentEvent, failAttempt, moveAttempt, type TAttemptRow } from './moves';
+import { emitCardStep, failAttempt, moveAttempt, type TAttemptRow } from './moves';
 import { nextCardProvider } from '../card-failover';
 import { debitedAccount, settleCardCharge, settleChipPurchase, settleDebit } from './settlements';
 
@@ -229,20 +229,7 @@ export async function settleProviderAnswer(
             { providerReference, stepText },
             now,
           );
-          // Told on the stream, as the charge's own answer tells a step (card-payments.ts): the
-          // page that was answered 'charging' learns there that its payer is asked again.
-          if (moved) {
-            await emitPaymentEvent(
-              tx,
-              {
-                paymentId: attempt.paymentId,
-                status: 'in_progress',
-                paymentType: 'card',
-                ...(stepText ? { stepText } : {}),
-              },
-              moved,
-            );
-          }
+          if (moved) await emitCardStep(tx, moved, { stepText });
         });
       }
       return 'pending';

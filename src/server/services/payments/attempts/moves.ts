@@ -270,6 +270,30 @@ export function emitPaymentEvent(
   });
 }
 
+/**
+ * Tells the payment's stream, in `tx` (the transaction of the move), that its card charge waits for
+ * its payer at a step (its PIN, an OTP, a 3-D Secure check): a page answered 'charging' before the
+ * issuer asked, or before a requery found the step, learns of it there.
+ */
+export function emitCardStep(
+  tx: TDb,
+  moved: TAttemptRow,
+  step: { stepText: string | null; otpDisplayMessage?: TPaymentStatusEvent['otpDisplayMessage'] },
+): Promise<number> {
+  const { stepText, ...otp } = step;
+  return emitPaymentEvent(
+    tx,
+    {
+      paymentId: moved.paymentId,
+      status: 'in_progress',
+      paymentType: 'card',
+      ...(stepText ? { stepText } : {}),
+      ...otp,
+    },
+    moved,
+  );
+}
+
 /** The latest attempt of a payment, if any. */
 export async function latestAttempt(db: TDb, paymentId: string): Promise<TAttemptRow | null> {
   const [attempt] = await db
