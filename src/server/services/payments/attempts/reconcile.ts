@@ -204,14 +204,22 @@ export async function reconcileLostAttempts(ctx: TLostContext) {
   };
 }
 
-/** Card charges that failed over without their provider's word, since `now` less the watch. */
-const failedOverWatched = (now: Date) =>
-  and(
-    inAttemptStates(FAILED_OVER),
-    eq(paymentAttempts.failureReason, ASKING_WINDOW_REASON),
-    isNull(paymentAttempts.refund),
-    gt(paymentAttempts.createdAt, new Date(now.getTime() - CALLED_OFF_WATCH_MS)),
-  );
+/**
+ * Attempts the reconciler keeps asking about: in `states`, ended for `reason`, owing nothing, made
+ * since `now` less CALLED_OFF_WATCH_MS.
+ */
+const watched =
+  (states: readonly TAttemptState[], reason: string) =>
+  (now: Date): SQL | undefined =>
+    and(
+      inAttemptStates(states),
+      eq(paymentAttempts.failureReason, reason),
+      isNull(paymentAttempts.refund),
+      gt(paymentAttempts.createdAt, new Date(now.getTime() - CALLED_OFF_WATCH_MS)),
+    );
+
+/** Card charges that failed over without their provider's word. */
+const failedOverWatched = watched(FAILED_OVER, ASKING_WINDOW_REASON);
 
 /**
  * A charge that failed over without its provider's word, asked about again: taken, booked once
@@ -235,14 +243,8 @@ async function settleFailedOver(ctx: TLostContext, attempt: TAttemptRow): Promis
 /** A called-off push, the one state the called-off watch asks about. */
 const CALLED_OFF = ['called_off'] as const satisfies readonly TAttemptState[];
 
-/** Pushed terminals' attempts called off unpaid since `now` less CALLED_OFF_WATCH_MS, owing nothing. */
-const calledOffWatched = (now: Date) =>
-  and(
-    inAttemptStates(CALLED_OFF),
-    eq(paymentAttempts.failureReason, CALLED_OFF_REASON),
-    isNull(paymentAttempts.refund),
-    gt(paymentAttempts.createdAt, new Date(now.getTime() - CALLED_OFF_WATCH_MS)),
-  );
+/** Pushed terminals' attempts called off unpaid (the reason kept beside the state, for its index). */
+const calledOffWatched = watched(CALLED_OFF, CALLED_OFF_REASON);
 
 /**
  * A called-off push asked about, and withdrawn at its provider where that failed before:
