@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { TDatabase, TDb } from '../db/database';
+import type { TDatabase } from '../db/database';
 import type { TEvent, TEventBus, TEventErrorHandler, TEventInput, TEventType } from './event-bus';
 import { eventSubscribers } from './event-subscribers';
 
@@ -63,7 +63,7 @@ export function databaseEventBus(options: {
 }
 
 /** The event as the bus sends it: JSON data, its id given or made. */
-function eventOf<K extends TEventType>(input: TEventInput<K>): TEvent<K> {
+export function eventOf<K extends TEventType>(input: TEventInput<K>): TEvent<K> {
   return {
     type: input.type,
     data: JSON.parse(JSON.stringify(input.data)) as TEvent<K>['data'],
@@ -73,16 +73,3 @@ function eventOf<K extends TEventType>(input: TEventInput<K>): TEvent<K> {
 
 const notifyOf = (event: { type: TEventType; data: unknown; id: string }) =>
   sql`SELECT pg_notify(${EVENT_BUS_CHANNEL}, ${JSON.stringify(event)})`;
-
-/**
- * Publishes an event on the database's bus from inside the transaction of the change it reports:
- * PostgreSQL holds a NOTIFY sent in a transaction until it commits, and drops it on a rollback, so
- * the bus's subscribers hear it after the commit, as with `publish` after one. For a change made
- * deep inside another service's transaction (a grant made by a payment), where no bus is at hand.
- */
-export async function publishAtCommit<K extends TEventType>(
-  tx: TDb,
-  input: TEventInput<K>,
-): Promise<void> {
-  await tx.execute(notifyOf(eventOf(input)));
-}

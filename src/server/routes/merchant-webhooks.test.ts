@@ -19,11 +19,11 @@ import { WEBHOOK_BODY_KEPT } from '../services/merchants/webhook-targets';
 import {
   WEBHOOK_FIRST_RETRY_MS,
   WEBHOOK_RETRY_WINDOW_MS,
-  recordMerchantEvent,
   webhookDeliverer,
   type TWebhookDeliverer,
 } from '../services/merchants/webhooks';
 import { WEBHOOK_SECRET_OVERLAP_MS } from '../services/merchants/webhook-signing';
+import { recordMerchantEvent } from '../services/change-records';
 
 const clock = testClock('2026-11-23T10:00:00Z');
 const dns = testHostResolver();

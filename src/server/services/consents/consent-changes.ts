@@ -4,16 +4,7 @@ import type { TDb } from '../../db/database';
 import { preparedQuery } from '../../db/prepared-queries';
 import type { TJobQueue } from '../../jobs/engine';
 import { consentEvents } from '../../db/schema';
-import { recordMerchantEvent } from '../merchants/webhooks';
-
-/** A consent's audit row: what happened, who did it; `createdAt` the database's now unless given. */
-export type TConsentEventRow = {
-  consentId: string;
-  type: string;
-  actor: string;
-  data: Record<string, unknown>;
-  createdAt?: Date;
-};
+import { writeChangeRecords, type TConsentEventRow } from '../change-records';
 
 /** The audit row's values, each a placeholder: one statement text for every consent event. */
 const consentEventValues = {
@@ -61,6 +52,13 @@ export async function recordConsentChange(
   },
 ): Promise<void> {
   const { clientId, consentId, type, actor, data, now } = change;
-  await insertConsentEvent(tx, { consentId, type, actor, data, createdAt: now });
-  await recordMerchantEvent(jobs, tx, { clientId, consentId, type, data, now });
+  await writeChangeRecords(
+    jobs,
+    tx,
+    {
+      consentEvents: [{ consentId, type, actor, data, createdAt: now }],
+      merchantEvents: [{ clientId, consentId, type, data }],
+    },
+    now,
+  );
 }

@@ -20,7 +20,7 @@ import { recordActiveMandates } from '../linking/mandate-activations';
 import { verifySignedGrant, type TVerifiedGrant } from '../identity/signed-grants';
 import { whyNotDebitable } from '../linking/bvn-ownership';
 import { assertOwnMandatesCover } from '../linking/own-mandates';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { recordMerchantEvent } from '../change-records';
 import { assertPaymentRequestPayer } from './payment-request-payers';
 import { grantRecord } from './consent-records';
 import { queueConsentReceipt, receiptUrlOf } from './consent-receipts';

@@ -18,7 +18,7 @@ import {
   useUpNonce,
   type TVerifiedGrant,
 } from '../identity/signed-grants';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { recordMerchantEvent } from '../change-records';
 import { insertConsentEvent } from './consent-changes';
 import { payerConsentView } from './payer-consents';
 

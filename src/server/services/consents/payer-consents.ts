@@ -39,7 +39,7 @@ import {
   useUpNonce,
   type TVerifiedGrant,
 } from '../identity/signed-grants';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { recordMerchantEvent } from '../change-records';
 import {
   sendQueuedSms,
   type TSmsJobs,

@@ -1,11 +1,8 @@
 import { isGrantedByPayment } from '../../../domain/granted-by-payment';
 import type { TDb } from '../../db/database';
-import type { TJobQueue } from '../../jobs/engine';
-import { publishAtCommit } from '../../events/database-event-bus';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import type { TChangeRecords } from '../change-records';
 import { loadConsent } from './consents';
 import { grantRecord } from './consent-records';
-import { insertConsentEvent } from './consent-changes';
 import { moveConsent } from './consent-moves';
 
 /*
@@ -16,65 +13,72 @@ import { moveConsent } from './consent-moves';
  * leaves the merchant a granted consent; the page's grant afterwards finds it granted and answers
  * the same (consent-grants.ts).
  *
- * What a grant by the page writes is written here too: the consent's audit row
- * ('consent.granted', with no signature: the payment is the payer's act), the merchant's
- * 'consent.granted' webhook, and the bus's 'consent.granted', sent when the transaction commits.
+ * What a grant by the page writes is answered here, for the completion to write with its own
+ * records in one statement (change-records.ts): the consent's audit row ('consent.granted', with
+ * no signature: the payment is the payer's act), the merchant's 'consent.granted' webhook, and the
+ * bus's 'consent.granted', sent when the transaction commits. None when the payment grants nothing.
  */
 export async function grantMetByPayment(
-  jobs: TJobQueue,
   tx: TDb,
   paid: { id: string; consentId: string },
   payerId: string | null,
   now: Date,
-): Promise<boolean> {
+): Promise<TChangeRecords> {
   const found = await loadConsent(tx, paid.consentId);
-  if (!found || !isGrantedByPayment(found.consent)) return false;
+  if (!found || !isGrantedByPayment(found.consent)) return {};
   // The requests a consent makes never change; its status may, so it moves in one statement.
   const row = await moveConsent(tx, paid.consentId, 'grant', {
     grantedAt: now,
     grantedBy: payerId,
   });
-  if (!row) return false;
+  if (!row) return {};
   const actor = payerId ? `payer:${payerId}` : 'payer:anonymous';
-  await insertConsentEvent(tx, {
-    consentId: paid.consentId,
-    type: 'consent.granted',
-    actor,
-    data: {
-      grantedBy: 'payment',
-      dataTypes: [],
-      immediatePaymentId: paid.id,
-      immediateAccountId: null,
-      formResponseId: null,
-      futureAccountIds: [],
-      originalRequestId: null,
-      // What was shown, as a page grant keeps it; the payment was the payer's act, not a signature.
-      record: grantRecord(found.consent, {
-        payerId,
-        channel: null,
-        authentication: 'none',
-        grantedAt: now,
-      }),
-      signature: null,
-    },
-    createdAt: now,
-  });
-  await recordMerchantEvent(jobs, tx, {
-    clientId: found.clientId,
-    consentId: paid.consentId,
-    type: 'consent.granted',
-    data: {
-      consentId: paid.consentId,
-      grantedAt: now.toISOString(),
-      immediatePaymentId: paid.id,
-      dataTypes: [],
-      payerAuthenticated: payerId !== null,
-    },
-    now,
-  });
-  await publishAtCommit(tx, {
-    type: 'consent.granted',
-    data: { consentId: paid.consentId, clientId: found.clientId, merchantId: row.merchantId },
-  });
-  return true;
+  return {
+    consentEvents: [
+      {
+        consentId: paid.consentId,
+        type: 'consent.granted',
+        actor,
+        data: {
+          grantedBy: 'payment',
+          dataTypes: [],
+          immediatePaymentId: paid.id,
+          immediateAccountId: null,
+          formResponseId: null,
+          futureAccountIds: [],
+          originalRequestId: null,
+          // What was shown, as a page grant keeps it; the payment was the payer's act, not a
+          // signature.
+          record: grantRecord(found.consent, {
+            payerId,
+            channel: null,
+            authentication: 'none',
+            grantedAt: now,
+          }),
+          signature: null,
+        },
+        createdAt: now,
+      },
+    ],
+    merchantEvents: [
+      {
+        clientId: found.clientId,
+        consentId: paid.consentId,
+        type: 'consent.granted',
+        data: {
+          consentId: paid.consentId,
+          grantedAt: now.toISOString(),
+          immediatePaymentId: paid.id,
+          dataTypes: [],
+          payerAuthenticated: payerId !== null,
+        },
+      },
+    ],
+    busEvents: [
+      {
+        type: 'consent.granted',
+        data: { consentId: paid.consentId, clientId: found.clientId, merchantId: row.merchantId },
+      },
+    ],
+  };
 }

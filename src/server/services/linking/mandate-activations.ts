@@ -3,7 +3,7 @@ import { mandateTypeOf } from '../../../domain/schemas/account-link';
 import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
 import { accountLinks, payerAccounts } from '../../db/schema';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { recordMerchantEvent } from '../change-records';
 
 /*
  * 'mandate.active' (docs/webhooks.md): a merchant hears once of each active mandate its granted

@@ -7,7 +7,7 @@ import type { TJobQueue } from '../../jobs/engine';
 import { merchantEvents } from '../../db/schema';
 import { AppError } from '../../app-error';
 import { readClient } from './merchant-clients';
-import { recordMerchantEvent } from './webhooks';
+import { recordMerchantEvent } from '../change-records';
 
 /**
  * A test event of `type` for a client (docs/webhooks.md, "Events on your machine"), on a sandbox

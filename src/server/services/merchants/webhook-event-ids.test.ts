@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDatabase } from '../../db/database';
 import { merchantEvents } from '../../db/schema';
 import { createTestClient, openTestDatabase } from '../../testing/test-app';
-import { recordMerchantEvent } from './webhooks';
+import { recordMerchantEvent } from '../change-records';
 
 /** The clients here have no endpoint: an event makes no delivery, so nothing is queued. */
 const NO_ENDPOINTS_QUEUE = {

@@ -1,16 +1,14 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { TWebhookEventType } from '../../../domain/schemas/webhooks';
 import { rowsOf, type TDb } from '../../db/database';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { postToTarget, webhookTarget, type TPostOutcome } from './webhook-targets';
 import type { TJobQueue } from '../../jobs/engine';
 import { idAttributes, inSpan } from '../../observability/tracing';
-import { webhookSignatures, newEventId, unseal } from './webhook-signing';
+import { webhookSignatures, unseal } from './webhook-signing';
 import {
   type TWebhookContext,
   failOwed,
   NOT_SENT_DISABLED,
-  NOT_SENT_TURNED_OFF,
 } from './webhook-endpoints';
 
 /** The job kind that sends one delivery. */
@@ -57,56 +55,6 @@ export function retryAfterMs(value: string | undefined, now: Date): number | nul
   if (/^\d+$/.test(text)) return Number(text) * 1_000;
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
-}
-
-/**
- * Writes an event to the outbox inside `tx`, the transaction of the change it reports, with a
- * pending delivery for each of the client's endpoints: it exists exactly when the change does.
- * Answers the event's public id.
- */
-export async function recordMerchantEvent(
-  jobs: TJobQueue,
-  tx: TDb,
-  event: {
-    clientId: string;
-    consentId: string | null;
-    type: TWebhookEventType;
-    data: Record<string, unknown>;
-    now: Date;
-  },
-): Promise<string> {
-  const publicId = newEventId();
-  // The consent's reference and metadata ride on every event of it (merchant-api.ts ZMerchantEcho).
-  // Each endpoint sent this type of event gets a delivery; a disabled one (by a 410 or by staff)
-  // gets it as failed, to resend once it is enabled. One statement writes the event and its
-  // deliveries.
-  const inserted = await tx.execute(sql`
-    WITH written AS (
-      INSERT INTO merchant_events (public_id, client_id, consent_id, type, data, created_at)
-      SELECT ${publicId}, ${event.clientId}, ${event.consentId}, ${event.type},
-             ${JSON.stringify(event.data)}::jsonb || jsonb_build_object(
-               'reference', c.reference, 'metadata', coalesce(c.metadata, '{}'::jsonb)),
-             ${event.now.toISOString()}::timestamptz
-      FROM (SELECT 1) AS one LEFT JOIN consents c ON c.id = ${event.consentId}
-      RETURNING id)
-    INSERT INTO webhook_deliveries
-      (endpoint_id, event_id, consent_id, status, last_error, next_attempt_at, created_at)
-    SELECT endpoint.id, written.id, ${event.consentId},
-           CASE WHEN endpoint.disabled_at IS NULL THEN 'pending' ELSE 'failed' END,
-           CASE WHEN endpoint.disabled_at IS NULL THEN NULL
-                WHEN endpoint.disabled_by = 'staff' THEN ${NOT_SENT_TURNED_OFF}
-                ELSE ${NOT_SENT_DISABLED} END,
-           ${event.now.toISOString()}::timestamptz, ${event.now.toISOString()}::timestamptz
-    FROM written, webhook_endpoints endpoint
-    WHERE endpoint.client_id = ${event.clientId} AND endpoint.deleted_at IS NULL
-      AND (endpoint.events IS NULL OR ${event.type}::text = ANY(endpoint.events))
-    RETURNING id, status`);
-  // Each pending delivery is a job of the engine, queued in this same transaction (the outbox):
-  // a crash after the commit leaves it queued, and its event id was fixed above.
-  for (const delivery of rowsOf<{ id: number; status: string }>(inserted)) {
-    if (delivery.status === 'pending') await queueDelivery(jobs, tx, delivery.id);
-  }
-  return publicId;
 }
 
 /**

@@ -32,7 +32,7 @@ import {
   webauthnChallenges,
 } from '../../db/schema';
 import { stopOwnMandatesOf } from '../linking/own-mandates';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { recordMerchantEvent } from '../change-records';
 import { removeStoredFile } from '../forms/form-files';
 import { insertConsentEvent, recordConsentChange } from '../consents/consent-changes';
 import { cancelFuturePayments } from '../consents/payer-consents';

@@ -24,7 +24,7 @@ import {
 import type { TRefundOutcome, TRefundRequery, TTransferSender } from '../../providers/payments';
 import { AppError } from '../../app-error';
 import { findAccountAtBank } from '../linking/account-at-bank';
-import { recordMerchantEvent } from '../merchants/webhooks';
+import { recordMerchantEvent } from '../change-records';
 import { claimRows } from '../../jobs/claim-rows';
 import { book, ledgerAccount } from './ledger';
 import { drainClaims, RECONCILE_BATCH } from './attempts/reconcile';

@@ -7,17 +7,16 @@ import { placeholdersFor, preparedQuery } from '../../../db/prepared-queries';
 import type { TJobQueue } from '../../../jobs/engine';
 import { consents, paymentAttempts, payments } from '../../../db/schema';
 import { grantMetByPayment } from '../../consents/payment-grants';
-import { recordMerchantEvent } from '../../merchants/webhooks';
+import { joinRecords, writeChangeRecords, type TChangeRecords } from '../../change-records';
 import {
   closeOtherAttempts,
-  emitPaymentEvent,
   moveAttempt,
   moveGiveBack,
+  paymentEventRow,
   type TAttemptChange,
   type TAttemptRow,
 } from './moves';
 import { book, ledgerAccount, type TLedgerTransactionKind } from '../ledger';
-import { insertConsentEvent } from '../../consents/consent-changes';
 
 /*
  * An attempt's completion (docs/payments.md "Completion"): the one place an attempt executes its
@@ -110,8 +109,13 @@ export async function completeAttempt(
   if (!completed) throw new Error(`Attempt ${attempt.id} cannot complete from where it is`);
   await closeOtherAttempts(tx, payment.id, now);
   const executed = await executePayment(tx, payment.id, request.origin, now);
-  await recordExecution(jobs, tx, { request, completed, executed, owner }, now);
-  await grantMetByPayment(jobs, tx, executed, attempt.payerId, now);
+  const granted = await grantMetByPayment(tx, executed, attempt.payerId, now);
+  await writeChangeRecords(
+    jobs,
+    tx,
+    joinRecords(executionRecords({ request, completed, executed, owner }, now), granted),
+    now,
+  );
   // Booked last: the accounts a booking moves (the merchant's wallet, the payer side of each way
   // of paying) are rows every payment of theirs updates, locked from here until the commit. Taken
   // first, each payment's lock waited on every statement of the payments before it.
@@ -263,9 +267,7 @@ async function executePayment(
 }
 
 /** The execution's records: the consent's audit row, the stream's event and the webhook event. */
-async function recordExecution(
-  jobs: TJobQueue,
-  tx: TDb,
+function executionRecords(
   facts: {
     request: TCompletionRequest;
     completed: TAttemptRow;
@@ -273,31 +275,42 @@ async function recordExecution(
     owner: TConsentOwner;
   },
   now: Date,
-): Promise<void> {
+): TChangeRecords {
   const { request, completed, executed, owner } = facts;
   const { attempt } = request;
-  await insertConsentEvent(tx, {
-    consentId: executed.consentId,
-    type: 'payment.executed',
-    actor: attempt.payerId ? `payer:${attempt.payerId}` : 'payer:anonymous',
-    data: { paymentId: executed.id, attemptId: attempt.id, method: attempt.method },
-  });
-  await emitPaymentEvent(
-    tx,
-    { paymentId: executed.id, status: 'completed', eventType: 'payment_success', ...request.event },
-    completed,
-  );
-  await recordMerchantEvent(jobs, tx, {
-    clientId: owner.clientId,
-    consentId: executed.consentId,
-    type: 'payment.completed',
-    data: {
-      consentId: executed.consentId,
-      paymentId: executed.id,
-      amount: executed.amount,
-      method: attempt.method,
-      executedAt: now.toISOString(),
-    },
-    now,
-  });
+  return {
+    consentEvents: [
+      {
+        consentId: executed.consentId,
+        type: 'payment.executed',
+        actor: attempt.payerId ? `payer:${attempt.payerId}` : 'payer:anonymous',
+        data: { paymentId: executed.id, attemptId: attempt.id, method: attempt.method },
+      },
+    ],
+    streamEvents: [
+      paymentEventRow(
+        {
+          paymentId: executed.id,
+          status: 'completed',
+          eventType: 'payment_success',
+          ...request.event,
+        },
+        completed,
+      ),
+    ],
+    merchantEvents: [
+      {
+        clientId: owner.clientId,
+        consentId: executed.consentId,
+        type: 'payment.completed',
+        data: {
+          consentId: executed.consentId,
+          paymentId: executed.id,
+          amount: executed.amount,
+          method: attempt.method,
+          executedAt: now.toISOString(),
+        },
+      },
+    ],
+  };
 }

@@ -15,10 +15,10 @@ import { randomId } from '../../../crypto/secret-hash';
 import type { TDb } from '../../../db/database';
 import type { TJobQueue } from '../../../jobs/engine';
 import { isUniqueViolation } from '../../../db/database-errors';
-import { consents, paymentAttempts } from '../../../db/schema';
+import { paymentAttempts } from '../../../db/schema';
 import { appendEvent, eventStreams } from '../../../events/event-log';
 import { AppError } from '../../../app-error';
-import { recordMerchantEvent } from '../../merchants/webhooks';
+import { writeChangeRecords, type TStreamEventRow } from '../../change-records';
 import { attemptViewOf } from '../attempt-view';
 
 /*
@@ -212,30 +212,33 @@ export async function failAttempt(
       now,
     );
     if (!ended) return null;
-    await emitPaymentEvent(
+    await writeChangeRecords(
+      jobs,
       tx,
-      { paymentId: attempt.paymentId, status: 'failed', message: failure.message },
-      ended,
+      {
+        streamEvents: [
+          paymentEventRow(
+            { paymentId: attempt.paymentId, status: 'failed', message: failure.message },
+            ended,
+          ),
+        ],
+        merchantEvents: [
+          {
+            clientId: null,
+            consentId: attempt.consentId,
+            type: 'payment.failed',
+            data: {
+              consentId: attempt.consentId,
+              paymentId: attempt.paymentId,
+              method: attempt.method,
+              code: failure.code,
+              message: failure.message,
+            },
+          },
+        ],
+      },
+      now,
     );
-    const [consent] = await tx
-      .select({ clientId: consents.clientId })
-      .from(consents)
-      .where(eq(consents.id, attempt.consentId));
-    if (consent) {
-      await recordMerchantEvent(jobs, tx, {
-        clientId: consent.clientId,
-        consentId: attempt.consentId,
-        type: 'payment.failed',
-        data: {
-          consentId: attempt.consentId,
-          paymentId: attempt.paymentId,
-          method: attempt.method,
-          code: failure.code,
-          message: failure.message,
-        },
-        now,
-      });
-    }
     return ended;
   });
 }
@@ -263,12 +266,18 @@ export function emitPaymentEvent(
   event: Omit<TPaymentStatusEvent, 'attempt'>,
   attempt: TAttemptRow,
 ): Promise<number> {
-  return appendEvent(tx, {
-    stream: eventStreams.payment(event.paymentId),
-    type: 'payment_status',
-    data: { ...event, attempt: attemptViewOf(attempt) } satisfies TPaymentStatusEvent,
-  });
+  return appendEvent(tx, paymentEventRow(event, attempt));
 }
+
+/** The payment stream's event about `attempt`, for a change's records (change-records.ts). */
+export const paymentEventRow = (
+  event: Omit<TPaymentStatusEvent, 'attempt'>,
+  attempt: TAttemptRow,
+): TStreamEventRow => ({
+  stream: eventStreams.payment(event.paymentId),
+  type: 'payment_status',
+  data: { ...event, attempt: attemptViewOf(attempt) } satisfies TPaymentStatusEvent,
+});
 
 /**
  * Tells the payment's stream, in `tx` (the transaction of the move), that its card charge waits for
