@@ -389,11 +389,14 @@ export async function payWithCard(
 }
 
 /**
- * Whether a card's try on the payment stays counted after the network's answer: only a wrong PIN
- * or card detail keeps it; any other answer (asking for the PIN included) gives it back.
+ * Whether a card's try on the payment stays counted after the network's answer: a wrong PIN or
+ * card detail keeps it; so does a charge that succeeded, since nothing tries a card on a paid
+ * payment again (giving it back would be a statement for nothing). Any other answer (asking for
+ * the PIN included) gives it back.
  */
 const keepsTry = (outcome: TCardChargeOutcome) =>
-  outcome.kind === 'failed' && isWrongCardDetails(outcome.reason);
+  outcome.kind === 'succeeded' ||
+  (outcome.kind === 'failed' && isWrongCardDetails(outcome.reason));
 
 /**
  * POST /api/payments/card/pin: the PIN a waiting charge asked for (requiresPIN), from the caller

@@ -12,8 +12,9 @@ import { storedSecret } from '../../crypto/server-secrets';
  * - per payment and card, in the database: a card whose PIN or details were wrong
  *   CARD_WRONG_TRIES_PER_PAYMENT times is blocked for that payment. A charge claims a try before
  *   it reaches the network, in one statement that checks and counts (so concurrent charges cannot
- *   pass the limit together), and gives it back when the network's answer was not a wrong PIN or
- *   detail. A process that dies in between keeps the try: a crash never adds one.
+ *   pass the limit together), and gives it back when the network's answer was neither a wrong PIN
+ *   or detail nor a payment made (a paid payment is not tried again). A process that dies in
+ *   between keeps the try: a crash never adds one.
  * - per card across payments, and per address: the rate-limit plugin's counters
  *   (src/server/rate-limits.ts), reached through TCardChargeLimits.
  *
