@@ -156,6 +156,17 @@ for (const flow of FLOWS) {
   lines.push(`STATEMENTS ${flow} ${each(inPayment)} a payment`);
   console.log(`\n${flow}: ${each(inPayment)} statements a payment in its calls`);
   for (const [call, count] of perCall) console.log(`  ${call.padEnd(18)} ${each(count)}`);
+  if (process.env.SEQUENCE) {
+    // The last payment's statements in the order sent: from its consent on.
+    const last = sent.map((statement) => statement.call).lastIndexOf('consent');
+    const firstOfLast = sent.findLastIndex(
+      (statement, index) => index <= last && statement.call !== 'consent',
+    );
+    console.log('  the last payment, in order:');
+    for (const statement of sent.slice(firstOfLast + 1)) {
+      console.log(`    ${statement.call.padEnd(16)} ${statement.text.slice(0, 130)}`);
+    }
+  }
   console.log('  by text, a payment:');
   for (const [text, count] of [...perText].sort((a, b) => b[1] - a[1])) {
     console.log(`  ${each(count).padStart(5)}  ${text.slice(0, 150)}`);
