@@ -5,7 +5,10 @@
  */
 
 export const BVN_LOOKUP_KINDS = [
-  /** The BVN registry proved the payer's BVN with the code it sent them. */
+  /**
+   * The payer's BVN was given to the BVN registry to verify it: listed once the registry answered,
+   * whether the payer then gave the code it sent them or not.
+   */
   'bvn_verification',
   /**
    * Whose BVN an account the payer linked is held under was asked: of the BVN registry where it
@@ -46,7 +49,7 @@ const providerName = (provider: string | null) =>
 export function bvnLookupText(lookup: TLookupWords): string {
   switch (lookup.kind) {
     case 'bvn_verification':
-      return `Your BVN was verified at the BVN registry through ${providerName(lookup.provider)}`;
+      return `Your BVN was sent to the BVN registry through ${providerName(lookup.provider)} to verify it`;
     case 'account_owner': {
       const account = lookup.account
         ? `${lookup.account.bankName} ${lookup.account.accountNumber}`

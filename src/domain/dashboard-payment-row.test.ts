@@ -28,6 +28,13 @@ describe('dashboardPaymentFacts', () => {
     expect(facts).toEqual({ status: 'scheduled', paid: 'Not due yet', when: 'Due 5 Dec 2026' });
   });
 
+  it('says a future payment the payer skipped is skipped, not scheduled, and not paid', () => {
+    const facts = dashboardPaymentFacts(
+      row({ type: 'future', status: 'skipped', dueDate: '2026-12-05T09:00:00.000Z' }),
+    );
+    expect(facts).toMatchObject({ status: 'skipped', paid: 'Not paid' });
+  });
+
   it('says how often a recurring one repeats', () => {
     const facts = dashboardPaymentFacts(
       row({

@@ -296,7 +296,7 @@ test.describe('the payer’s data rights', () => {
     const lookups = page.getByRole('region', { name: 'Who looked at my BVN' });
     const items = lookups.getByRole('list', { name: 'Who looked at my BVN' }).getByRole('listitem');
     await expect(
-      items.filter({ hasText: /^Your BVN was verified at the BVN registry through/ }),
+      items.filter({ hasText: /^Your BVN was sent to the BVN registry through/ }),
     ).toHaveCount(1);
     await expect(items.filter({ hasText: /^Other Merchant received your BVN/ })).toHaveCount(1);
     await expect(items.filter({ hasText: /^Other Merchant received/ })).toContainText(

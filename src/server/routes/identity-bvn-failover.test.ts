@@ -3,9 +3,11 @@
 // answer) hands the ask to the sandbox's registry; Mono answering that it holds no such BVN ends
 // it. The code is then sent and checked at the registry that opened the verification, never at
 // another, whatever routing says later. Each opening ask's outcome is recorded for its registry
-// (services/identity/bvn.ts, docs/identity.md "The BVN").
+// (services/identity/bvn.ts, docs/identity.md "The BVN"), and the payer's list of lookups names
+// the registry that answered, from the ask on (docs/payer-consents.md "Who looked at your BVN").
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TBvnLookup } from '../../domain/schemas/payer-protections';
 import { bvnCodes } from '../db/schema';
 import { latestCode, signedUpPayer, type TSignedUpPayer } from '../testing/identity';
 import {
@@ -114,6 +116,56 @@ describe('a BVN verification when the first registry is down', () => {
     expect(opened.json().error.code).toBe('BVN_REGISTRY_UNAVAILABLE');
     expect(monoOpenings(person.bvn)).toBe(1);
     expect(outcomes()).toEqual([{ provider: 'mono', health: 'failed' }]);
+  });
+});
+
+describe('the payer’s list of lookups of their BVN', () => {
+  const lookupsOf = async (payer: TSignedUpPayer) => {
+    const listed = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/users/bvn-lookups',
+      headers: payer.headers,
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    return listed
+      .json<{ lookups: TBvnLookup[] }>()
+      .lookups.map(({ kind, provider }) => ({ kind, provider }));
+  };
+
+  it('names the registry that answered when Mono did not, finished or not', async () => {
+    const payer = await signedUpPayer(ctx.app);
+    const person = await mintPerson(ctx.app);
+    mono.failNext(503);
+    const opened = await post('/api/identity/bvn', payer, { bvn: person.bvn });
+    expect(opened.statusCode, opened.body).toBe(200);
+    // The payer has not given the code yet: the BVN was given to the sandbox's registry all the same.
+    const asked = [{ kind: 'bvn_verification', provider: 'sandbox' }];
+    expect(await lookupsOf(payer)).toEqual(asked);
+
+    const [method] = opened.json<{ methods: Array<{ id: string }> }>().methods;
+    const sent = await post('/api/identity/bvn/code', payer, { method: method?.id ?? '' });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const code = await latestCode(ctx.app, person.phoneNumber);
+    const verified = await post('/api/identity/bvn/verify', payer, { code });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(await lookupsOf(payer)).toEqual(asked);
+  });
+
+  it('lists an ask the registry answered that it holds no such BVN', async () => {
+    const payer = await signedUpPayer(ctx.app);
+    const person = await mintPerson(ctx.app);
+    const opened = await post('/api/identity/bvn', payer, { bvn: person.bvn });
+    expect(opened.json().error.code).toBe('BVN_NOT_FOUND');
+    expect(await lookupsOf(payer)).toEqual([{ kind: 'bvn_verification', provider: 'mono' }]);
+  });
+
+  it('lists no ask no registry answered', async () => {
+    health.routeAs('bvn', ['mono']);
+    const payer = await signedUpPayer(ctx.app);
+    mono.failNext(503);
+    const opened = await post('/api/identity/bvn', payer, { bvn: monoPerson().bvn });
+    expect(opened.json().error.code).toBe('BVN_REGISTRY_UNAVAILABLE');
+    expect(await lookupsOf(payer)).toEqual([]);
   });
 });
 

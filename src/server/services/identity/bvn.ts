@@ -138,9 +138,10 @@ export async function keptBvnConsent(
  * POST /api/identity/bvn: opens a verification of `input.bvn` at the registry, and answers the
  * ways it can send the code. The verification is recorded (and counted against the payer's hourly
  * limit) before the registry is asked, so an ask the registry bills counts whatever it answers; a
- * BVN it does not hold is BVN_NOT_FOUND. The BVN's own limit, across payers and addresses, is
- * `countTarget` (the shared rate limits). `mayReplace`: whether the session may replace a verified
- * BVN by another (only a session a trusted passkey proved may).
+ * BVN it does not hold is BVN_NOT_FOUND. The registry that answered is on the payer's list of
+ * lookups (payer-rights/bvn-lookups.ts) from then on. The BVN's own limit, across payers and
+ * addresses, is `countTarget` (the shared rate limits). `mayReplace`: whether the session may
+ * replace a verified BVN by another (only a session a trusted passkey proved may).
  */
 export async function startBvnVerification(
   ctx: TBvnContext,
@@ -207,18 +208,27 @@ export async function startBvnVerification(
   });
 
   const { name, registry, opened } = await openAtRegistry(ctx, bvn);
+  // The registry that answered was given the BVN: a lookup on the payer's list, whether the
+  // payer finishes the verification or not, and even when it holds no such BVN.
+  const lookup = { payerId, kind: 'bvn_verification', provider: name, at: now } as const;
   if (!opened) {
-    await ctx.db.update(bvnCodes).set({ supersededAt: now }).where(eq(bvnCodes.id, id));
+    await ctx.db.transaction(async (tx) => {
+      await tx.update(bvnCodes).set({ supersededAt: now }).where(eq(bvnCodes.id, id));
+      await recordBvnLookup(tx, lookup);
+    });
     throw new AppError('BVN_NOT_FOUND');
   }
-  await ctx.db
-    .update(bvnCodes)
-    .set({
-      registry: name,
-      sessionSealed: sealText(opened.session, keys.sealKey, SESSION_LABEL),
-      methods: opened.methods,
-    })
-    .where(eq(bvnCodes.id, id));
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(bvnCodes)
+      .set({
+        registry: name,
+        sessionSealed: sealText(opened.session, keys.sealKey, SESSION_LABEL),
+        methods: opened.methods,
+      })
+      .where(eq(bvnCodes.id, id));
+    await recordBvnLookup(tx, lookup);
+  });
   return { expiresAt, codeSender: registry.codeSender, methods: opened.methods };
 }
 
@@ -460,12 +470,8 @@ export async function verifyBvnCode(
         )
         .returning({ last4: payers.bvnLast4 });
       if (!set) throw new AppError('PASSKEY_PROOF_REQUIRED');
-      await recordBvnLookup(tx, {
-        payerId,
-        kind: 'bvn_verification',
-        provider: usable(ctx.providers.payments.bvn).provider,
-        at: now,
-      });
+      // Not a new lookup: it was listed when the registry was given the BVN
+      // (startBvnVerification), and finishing asks that same registry.
       return { last4: used.bvnLast4, verifiedAt: now.toISOString() };
     });
   } catch (error) {
