@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONSENT_TRANSITIONS } from './consent-lifecycle';
+import { CONSENT_TRANSITIONS, consentMayMove } from './consent-lifecycle';
 import { CONSENT_STATUSES, type TConsentStatus } from './schemas/consent';
 import { statesLeft, statesReached } from './test-support/lifecycle-reach';
 
@@ -22,5 +22,12 @@ describe('the consent lifecycle', () => {
       expire: { from: ['pending'], to: 'failed' },
       revoke: { from: ['granted'], to: 'revoked' },
     });
+  });
+
+  it("says a move may be made only from its edge's statuses", () => {
+    expect(consentMayMove('pending', 'grant')).toBe(true);
+    expect(consentMayMove('granted', 'grant')).toBe(false);
+    expect(consentMayMove('granted', 'revoke')).toBe(true);
+    expect(consentMayMove('revoked', 'revoke')).toBe(false);
   });
 });

@@ -20,3 +20,7 @@ export const CONSENT_TRANSITIONS = {
 } as const satisfies Record<string, { from: readonly TConsentStatus[]; to: TConsentStatus }>;
 
 export type TConsentEdge = keyof typeof CONSENT_TRANSITIONS;
+
+/** Whether a consent in `status` may make move `edge`. */
+export const consentMayMove = (status: TConsentStatus, edge: TConsentEdge): boolean =>
+  (CONSENT_TRANSITIONS[edge].from as readonly TConsentStatus[]).includes(status);

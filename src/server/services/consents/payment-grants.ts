@@ -1,4 +1,6 @@
+import { consentMayMove } from '../../../domain/consent-lifecycle';
 import { isGrantedByPayment } from '../../../domain/granted-by-payment';
+import type { TConsentStatus } from '../../../domain/schemas/consent';
 import type { TDb } from '../../db/database';
 import type { TChangeRecords } from '../change-records';
 import { loadConsent } from './consents';
@@ -21,9 +23,15 @@ import { moveConsent } from './consent-moves';
 export async function grantMetByPayment(
   tx: TDb,
   paid: { id: string; consentId: string },
-  payerId: string | null,
+  payer: {
+    id: string | null;
+    /** The consent's status as the completion's lock read it: not read again when no grant can follow. */
+    consentStatus: TConsentStatus;
+  },
   now: Date,
 ): Promise<TChangeRecords> {
+  if (!consentMayMove(payer.consentStatus, 'grant')) return {};
+  const payerId = payer.id;
   const found = await loadConsent(tx, paid.consentId);
   if (!found || !isGrantedByPayment(found.consent)) return {};
   // The requests a consent makes never change; its status may, so it moves in one statement.

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isCalledOffPush, mayMove, namedStateOf } from '../../../../domain/payment-attempts';
-import type { TPaymentOrigin } from '../../../../domain/schemas/consent';
+import type { TConsentStatus, TPaymentOrigin } from '../../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../../domain/schemas/payment';
 import type { TDb } from '../../../db/database';
 import { placeholdersFor, preparedQuery } from '../../../db/prepared-queries';
@@ -38,7 +38,8 @@ import { book, ledgerAccount, type TLedgerTransactionKind } from '../ledger';
  */
 
 type TPaymentRow = typeof payments.$inferSelect;
-type TConsentOwner = { merchantId: string; clientId: string };
+/** The payment's consent, as the completion's lock read it: whose it is, and its status. */
+type TConsentOwner = { merchantId: string; clientId: string; consentStatus: TConsentStatus };
 
 /** What the provider said the attempt took: kept on the attempt by the move that settles it. */
 export type TTaken = Pick<
@@ -109,7 +110,12 @@ export async function completeAttempt(
   if (!completed) throw new Error(`Attempt ${attempt.id} cannot complete from where it is`);
   await closeOtherAttempts(tx, payment.id, now);
   const executed = await executePayment(tx, payment.id, request.origin, now);
-  const granted = await grantMetByPayment(tx, executed, attempt.payerId, now);
+  const granted = await grantMetByPayment(
+    tx,
+    executed,
+    { id: attempt.payerId, consentStatus: owner.consentStatus },
+    now,
+  );
   await writeChangeRecords(
     jobs,
     tx,
@@ -126,11 +132,11 @@ export async function completeAttempt(
 /**
  * In one statement: the payment's row and the attempt's state, locked for the rest of `tx` in
  * that order (the order every transaction of a payment takes), and the merchant and client whose
- * consent it is. Of two completions of one payment at once, one executes it; of two who settle one
- * attempt at once (its own answer and the reconciler's requery), the second finds it settled and
- * books nothing again.
+ * consent it is, with its status (a consent no payment can grant any more is not read again). Of
+ * two completions of one payment at once, one executes it; of two who settle one attempt at once
+ * (its own answer and the reconciler's requery), the second finds it settled and books nothing
+ * again. Prepared once.
  */
-/** The payment and its attempt locked for a completion, with the consent's owner: prepared once. */
 const prepareCompletionLock = (db: TDb) =>
   db
     .select({
@@ -140,6 +146,7 @@ const prepareCompletionLock = (db: TDb) =>
       refund: paymentAttempts.refund,
       merchantId: consents.merchantId,
       clientId: consents.clientId,
+      consentStatus: consents.status,
     })
     .from(payments)
     .innerJoin(paymentAttempts, eq(paymentAttempts.paymentId, payments.id))
@@ -166,11 +173,11 @@ async function lockCompletion(
     attemptId: attempt.id,
   });
   if (!row) throw new Error(`Payment ${attempt.paymentId} or its attempt ${attempt.id} vanished`);
-  const { payment, status, stage, refund, merchantId, clientId } = row;
+  const { payment, status, stage, refund, merchantId, clientId, consentStatus } = row;
   return {
     payment,
     current: { status, stage, refund },
-    owner: { merchantId, clientId },
+    owner: { merchantId, clientId, consentStatus },
   };
 }
 
