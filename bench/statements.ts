@@ -30,8 +30,10 @@ const FLOWS = ['card_pin', 'card_otp', 'transfer', 'onetap'] as const;
 type TFlow = (typeof FLOWS)[number];
 
 /** The call a statement was sent for; none for the server's own background work. */
-const calling = new AsyncLocalStorage<{ call: string }>();
-const sent: { call: string; text: string }[] = [];
+const calling = new AsyncLocalStorage<{ call: string; payment: number }>();
+const sent: { call: string; payment: number; text: string }[] = [];
+/** The payment whose calls run now, counted from 1. */
+let paying = 0;
 let counting = false;
 
 const squashed = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -40,7 +42,12 @@ pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]
   if (counting) {
     const [config] = args;
     const text = typeof config === 'string' ? config : (config as { text?: string }).text;
-    sent.push({ call: calling.getStore()?.call ?? 'after the answer', text: squashed(text ?? '') });
+    const store = calling.getStore();
+    sent.push({
+      call: store?.call ?? 'after the answer',
+      payment: store?.payment ?? 0,
+      text: squashed(text ?? ''),
+    });
   }
   return original.apply(this, args);
 } as typeof pg.Client.prototype.query;
@@ -81,9 +88,10 @@ function expectStatus(call: string, answer: { statusCode: number; body: string }
 
 /** Runs `work` as `call`: awaited inside the context, since an inject starts only when awaited. */
 const inCall = <T>(call: string, work: () => PromiseLike<T>): Promise<T> =>
-  calling.run({ call }, async () => await work());
+  calling.run({ call, payment: paying }, async () => await work());
 
 async function payOnce(flow: TFlow): Promise<void> {
+  paying += 1;
   const created = await inCall('consent', () =>
     app.inject({
       method: 'POST',
@@ -157,13 +165,8 @@ for (const flow of FLOWS) {
   console.log(`\n${flow}: ${each(inPayment)} statements a payment in its calls`);
   for (const [call, count] of perCall) console.log(`  ${call.padEnd(18)} ${each(count)}`);
   if (process.env.SEQUENCE) {
-    // The last payment's statements in the order sent: from its consent on.
-    const last = sent.map((statement) => statement.call).lastIndexOf('consent');
-    const firstOfLast = sent.findLastIndex(
-      (statement, index) => index <= last && statement.call !== 'consent',
-    );
     console.log('  the last payment, in order:');
-    for (const statement of sent.slice(firstOfLast + 1)) {
+    for (const statement of sent.filter((each) => each.payment === paying)) {
       console.log(`    ${statement.call.padEnd(16)} ${statement.text.slice(0, 130)}`);
     }
   }

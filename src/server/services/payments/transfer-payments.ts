@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { STEP_TEXT_AWAITING_TRANSFER } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import { shouldPromptOriginLinking } from '../../../domain/origin-linking';
@@ -331,27 +331,16 @@ export async function creditTransfer(
   sender: TTransferSender | null,
   now: Date,
 ): Promise<TTransferNoticeAnswer> {
-  // The payment's row first (the order completeAttempt takes): of two transfers at once, the
-  // second reads the attempt as the first left it, and goes back.
-  await tx
-    .select({ id: payments.id })
-    .from(payments)
-    .where(
-      inArray(
-        payments.id,
-        tx
-          .select({ id: paymentAttempts.paymentId })
-          .from(paymentAttempts)
-          .where(eq(paymentAttempts.id, reference)),
-      ),
-    )
-    .for('update');
+  // The payment's row, then the attempt's, locked as they are read (the order completeAttempt
+  // takes): of two transfers at once, the second reads the attempt as the first left it, and goes
+  // back.
   const [found] = await tx
     .select({ attempt: paymentAttempts, consentExpiresAt: consents.expiresAt })
-    .from(paymentAttempts)
-    .innerJoin(payments, eq(payments.id, paymentAttempts.paymentId))
+    .from(payments)
+    .innerJoin(paymentAttempts, eq(paymentAttempts.paymentId, payments.id))
     .innerJoin(consents, eq(consents.id, payments.consentId))
-    .where(eq(paymentAttempts.id, reference));
+    .where(eq(paymentAttempts.id, reference))
+    .for('update', { of: [payments, paymentAttempts] });
   if (!found) return { taken: false, reason: 'already_paid' };
   const { attempt } = found;
   if (attempt.stage !== 'awaiting_transfer' || attempt.amount !== amount) {
