@@ -6,6 +6,9 @@ import {
   debitNoticeUrl,
   debitNoticeWords,
   latestNoticeBefore,
+  NOTICE_MARGIN_MS,
+  NOTICE_RETRY_MS,
+  nextNoticeWindow,
   noticeLeadMs,
 } from './debit-notices';
 
@@ -18,6 +21,17 @@ describe('the notice before each debit', () => {
     const late = new Date(due.getTime() - 1_000);
     expect(collectableAt(due, late, DAY)).toEqual(new Date(late.getTime() + DAY));
     expect(latestNoticeBefore(due, DAY)).toEqual(new Date(due.getTime() - DAY));
+  });
+
+  it('moves a debit whose notice could not be sent to the next window, its notice a lead before', () => {
+    const now = new Date('2031-01-09T08:00:00Z');
+    const due = new Date(now.getTime() + DAY + NOTICE_MARGIN_MS);
+    const moved = nextNoticeWindow(due, now, DAY);
+    // Noticed again a retry later (the claim takes what falls due within the lead and the margin).
+    expect(moved.getTime() - DAY - NOTICE_MARGIN_MS).toBe(now.getTime() + NOTICE_RETRY_MS);
+    expect(moved.getTime()).toBeGreaterThan(due.getTime());
+    const farOff = new Date(now.getTime() + 10 * DAY);
+    expect(nextNoticeWindow(farOff, now, DAY)).toEqual(farOff);
   });
 
   it('lets only a collection nobody has started be skipped', () => {

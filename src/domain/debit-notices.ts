@@ -33,6 +33,26 @@ export function collectableAt(dueAt: Date, notifiedAt: Date, leadMs: number): Da
   return new Date(Math.max(dueAt.getTime(), notifiedAt.getTime() + leadMs));
 }
 
+/**
+ * How long a collection whose notice could not be sent (the SMS provider refused it for good, or
+ * the payer has no number to send it to) waits before its notice is tried again: a day, as a
+ * round short of funds waits. It is never debited meanwhile, and never failed for it.
+ */
+export const NOTICE_RETRY_MS = 24 * HOUR_MS;
+
+/**
+ * The due time of a collection whose notice could not be sent at `now`: the next notice window.
+ * Its notice is claimed again NOTICE_RETRY_MS later (the lead and the margin before this time),
+ * so a fresh notice goes out the whole lead before it is debited; a later due time stays.
+ */
+export function nextNoticeWindow(dueAt: Date, now: Date, leadMs: number): Date {
+  const windowDue = now.getTime() + NOTICE_RETRY_MS + NOTICE_MARGIN_MS + leadMs;
+  return new Date(Math.max(dueAt.getTime(), windowDue));
+}
+
+/** Why a collection waits for the next notice window: its payer could not be told of it. */
+export const NOT_NOTIFIED = 'payer_not_notified';
+
 /** The latest a notice may have gone for a debit made at `now`: the whole lead before it. */
 export const latestNoticeBefore = (now: Date, leadMs: number): Date =>
   new Date(now.getTime() - leadMs);

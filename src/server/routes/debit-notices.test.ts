@@ -13,7 +13,9 @@ import {
   merchantEvents,
   payers,
   payments,
+  smsQueue,
 } from '../db/schema';
+import { erasedPhoneNumber } from '../../domain/payer-rights';
 import { listOutbox } from '../services/identity/sms-outbox';
 import { runCollections } from '../services/payments/collection-runner';
 import { claimDueCollections } from '../services/payments/future-collections';
@@ -197,50 +199,114 @@ describe('the notice before each debit', () => {
 });
 
 describe('a notice that cannot be sent', () => {
-  /** Runs past the payment's date and the lead: what became of its collection, and the balance. */
-  async function afterItsDate(payer: TPayer, narration: string) {
-    const balance = () =>
-      ownAccount(ctx.app, payer.token, 'links_by_test_transfer').then((account) =>
-        sandboxBalanceOf(ctx.database, account),
-      );
-    const before = await balance();
-    const { consentId, merchant, paymentIds } = await grantedBy(payer, [DAY + HOUR], narration);
-    await run();
-    smsRefused = false;
-    clock.advance(2 * DAY);
-    await run();
-    const payment = await paymentStatus(paymentIds[0]!, merchant);
-    return { payment, consentId, debited: before - (await balance()) };
+  const balanceOf = (payer: TPayer) =>
+    ownAccount(ctx.app, payer.token, 'links_by_test_transfer').then((account) =>
+      sandboxBalanceOf(ctx.database, account),
+    );
+
+  async function collectionOf(paymentId: string) {
+    const [row] = await ctx.database.db
+      .select()
+      .from(futurePaymentCollections)
+      .where(eq(futurePaymentCollections.paymentId, paymentId));
+    if (!row) throw new Error(`no collection of ${paymentId}`);
+    return row;
   }
 
-  it('fails the collection of a payer whose phone cannot get SMS, told to the merchant, never debited', async () => {
+  it('keeps the collection of a payer whose phone cannot get SMS waiting, told once, never debited', async () => {
     const payer = await aPayer();
     await ctx.database.db
       .update(payers)
       .set({ phoneNumber: SANDBOX_UNREACHABLE_PHONE })
       .where(eq(payers.id, payer.userId));
-    const { payment, consentId, debited } = await afterItsDate(payer, 'Unreachable rent');
-    expect(debited).toBe(0);
+    const before = await balanceOf(payer);
+    const { consentId, merchant, paymentIds } = await grantedBy(
+      payer,
+      [DAY + HOUR],
+      'Unreachable rent',
+    );
+    await run();
+    // Refused for good: back to wait, due the next window, its notice to go again a day later.
+    const waiting = await collectionOf(paymentIds[0]!);
+    expect(waiting).toMatchObject({ status: 'pending', notifiedAt: null, noticeSmsId: null });
+    expect(waiting.dueAt.getTime()).toBe(clock.now().getTime() + 2 * DAY + HOUR);
+    // Days on, its notice refused at each window: still waiting, never failed, never debited.
+    for (let day = 0; day < 4; day += 1) {
+      clock.advance(DAY);
+      await run();
+    }
+    expect(await balanceOf(payer)).toBe(before);
+    const payment = await paymentStatus(paymentIds[0]!, merchant);
     expect(payment.status).toBe('pending');
-    expect(payment.collections).toMatchObject([
-      { status: 'failed', failure: { code: 'DIRECT_DEBIT_FAILED', reason: 'payer_not_notified' } },
-    ]);
-    expect(await eventsOf(consentId, 'future_payment.failed')).toEqual([
-      { data: expect.objectContaining({ reason: 'payer_not_notified', tries: [] }) },
+    expect(payment.collections).toMatchObject([{ status: 'pending' }]);
+    expect(await eventsOf(consentId, 'future_payment.failed')).toEqual([]);
+    expect(await eventsOf(consentId, 'future_payment.delayed')).toEqual([
+      {
+        data: expect.objectContaining({
+          paymentId: paymentIds[0],
+          collectionId: waiting.id,
+          reason: 'payer_not_notified',
+          dueAt: waiting.dueAt.toISOString(),
+        }),
+      },
     ]);
     expect(await noticeCount('Unreachable rent')).toBe(0);
   });
 
-  it('fails the collection whose notice the SMS provider refused, never debited', async () => {
+  it('notices again at the next window a collection whose notice was refused, debited a lead after', async () => {
     const payer = await aPayer();
+    const before = await balanceOf(payer);
     smsRefused = true;
-    const { payment, consentId, debited } = await afterItsDate(payer, 'Refused rent');
-    expect(debited).toBe(0);
-    expect(payment.collections).toMatchObject([
-      { status: 'failed', failure: { reason: 'payer_not_notified' } },
-    ]);
-    expect(await eventsOf(consentId, 'future_payment.failed')).toHaveLength(1);
+    const { consentId, merchant, paymentIds } = await grantedBy(
+      payer,
+      [DAY + HOUR],
+      'Refused rent',
+    );
+    await run();
+    smsRefused = false;
+    const moved = (await collectionOf(paymentIds[0]!)).dueAt;
+    // Not noticed again before the next window.
+    clock.advance(DAY - MINUTE);
+    await run();
     expect(await noticeCount('Refused rent')).toBe(0);
+    // The next window: a fresh notice, naming the new day, more than the whole lead before it.
+    clock.advance(MINUTE);
+    await run();
+    const token = await noticeToken('Refused rent');
+    expect((await readNotice(token)).json().notice.collectAt).toBe(moved.toISOString());
+    expect(moved.getTime() - clock.now().getTime()).toBe(DAY + HOUR);
+    // Its first due date passes: not debited, nor a moment before its new one.
+    clock.advance(HOUR);
+    await run();
+    clock.advance(DAY - 1);
+    await run();
+    expect(await balanceOf(payer)).toBe(before);
+    clock.advance(1);
+    expect(await run()).toMatchObject({ collected: 1 });
+    expect(await balanceOf(payer)).toBe(before - 250_000);
+    expect((await paymentStatus(paymentIds[0]!, merchant)).status).toBe('executed');
+    expect(await eventsOf(consentId, 'future_payment.delayed')).toHaveLength(1);
+    expect(await eventsOf(consentId, 'future_payment.failed')).toEqual([]);
+  });
+
+  it('never notices nor debits the collection of a payer whose number was erased', async () => {
+    const payer = await aPayer();
+    const { consentId, paymentIds } = await grantedBy(payer, [DAY + HOUR], 'Erased rent');
+    await ctx.database.db
+      .update(payers)
+      .set({ phoneNumber: erasedPhoneNumber(payer.userId) })
+      .where(eq(payers.id, payer.userId));
+    await run();
+    expect(await collectionOf(paymentIds[0]!)).toMatchObject({
+      status: 'pending',
+      noticeSmsId: null,
+    });
+    const queued = await ctx.database.db
+      .select({ id: smsQueue.id })
+      .from(smsQueue)
+      .where(eq(smsQueue.phoneNumber, erasedPhoneNumber(payer.userId)));
+    expect(queued).toEqual([]);
+    expect(await eventsOf(consentId, 'future_payment.delayed')).toHaveLength(1);
   });
 });
 

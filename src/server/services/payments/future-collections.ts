@@ -108,7 +108,7 @@ const noticeSentBy = (t: typeof futurePaymentCollections, by: Date) =>
  * skipped, and a row it claimed meanwhile no longer matches, so each is claimed by one runner.
  * One (scheduled, or asked for by its merchant) is debited only once its payer's notice SMS was sent at least `noticeLeadMs`
  * before (domain/debit-notices.ts): one never noticed, noticed late, or whose SMS has not gone
- * (or never will: debit-notices.ts fails it), waits. None of a consent its
+ * (or never will: debit-notices.ts notices it again at the next window), waits. None of a consent its
  * payer paused is started (skipped-payments.ts skips what falls due meanwhile).
  */
 export async function claimDueCollections(
@@ -137,12 +137,19 @@ export async function claimDueCollections(
   });
 }
 
-/** What the collection's merchant is told, and the consent's audit row, for either ending. */
+/**
+ * What the collection's merchant is told, and the consent's audit row, for either ending, or for
+ * its wait for a notice that could not be sent (debit-notices.ts).
+ */
 export async function recordEnding(
   jobs: TJobQueue,
   tx: TDb,
   ended: TCollectionRow,
-  type: 'future_payment.collected' | 'future_payment.failed' | 'future_payment.given_back',
+  type:
+    | 'future_payment.collected'
+    | 'future_payment.failed'
+    | 'future_payment.given_back'
+    | 'future_payment.delayed',
   data: Record<string, unknown>,
   now: Date,
 ) {
