@@ -5,6 +5,7 @@ import {
   debitNoticeMessage,
   debitNoticeUrl,
   debitNoticeWords,
+  debitReceiptMessage,
   latestNoticeBefore,
   NOTICE_MARGIN_MS,
   NOTICE_RETRY_MS,
@@ -56,6 +57,25 @@ describe('the notice before each debit', () => {
       'Oya Money: Tola Stores will debit ₦15,000.00 for Gym membership from your account ' +
         '****6789 on 13 Jan 2031. To skip it or stop all future payments: ' +
         'https://pay.example/debits/col_1.0.abc',
+    );
+  });
+
+  it('says in the receipt who debited how much, from which account, when, and the outcome', () => {
+    const receipt = {
+      productName: 'Oya Money',
+      merchantName: 'Tola Stores',
+      amount: 1_500_000,
+      narration: 'Gym membership',
+      accountNumber: '0123456789',
+      at: new Date('2031-01-13T09:00:00Z'),
+    };
+    expect(debitReceiptMessage({ ...receipt, outcome: 'collected' })).toBe(
+      'Oya Money: Tola Stores debited ₦15,000.00 for Gym membership from your account ****6789 ' +
+        'on 13 Jan 2031. Payment made.',
+    );
+    expect(debitReceiptMessage({ ...receipt, outcome: 'failed' })).toBe(
+      'Oya Money: Tola Stores could not debit ₦15,000.00 for Gym membership from your account ' +
+        '****6789 on 13 Jan 2031. Payment failed: nothing was collected.',
     );
   });
 

@@ -6,7 +6,8 @@ import { formatLagosDateTime, formatPaymentDate } from './payment-date';
 /*
  * The payer is told before every debit (docs/payer-consents.md "Told before every debit"): each
  * scheduled collection of a future payment sends an SMS at least the notice's lead before it is
- * debited, and its link lets the payer skip that one debit or stop them all. These are the rules
+ * debited, and its link lets the payer skip that one debit or stop them all; after it, made or
+ * failed, a receipt SMS says what became of it. These are the rules
  * the server's runner and the notice's page both follow, and the words they say.
  */
 
@@ -98,6 +99,29 @@ export function debitNoticeMessage(notice: TDebitNoticeWords): string {
     `${formatPaymentDate(notice.collectAt.toISOString())}. To skip it or stop all future ` +
     `payments: ${notice.url}`
   );
+}
+
+/** How a collection ended, as its receipt says it. */
+export type TDebitOutcome = 'collected' | 'failed';
+
+export type TDebitReceiptWords = Omit<TDebitNoticeWords, 'collectAt' | 'url'> & {
+  outcome: TDebitOutcome;
+  /** When it ended. */
+  at: Date;
+};
+
+/**
+ * The receipt SMS after each collection, made or failed: who, how much, for what, from which
+ * account (masked), on which day, and what became of it.
+ */
+export function debitReceiptMessage(receipt: TDebitReceiptWords): string {
+  const what =
+    `${formatNaira(receipt.amount)} for ${receipt.narration} from your account ` +
+    `${maskAccountNumber(receipt.accountNumber)} on ${formatPaymentDate(receipt.at.toISOString())}`;
+  return receipt.outcome === 'collected'
+    ? `${receipt.productName}: ${receipt.merchantName} debited ${what}. Payment made.`
+    : `${receipt.productName}: ${receipt.merchantName} could not debit ${what}. ` +
+        'Payment failed: nothing was collected.';
 }
 
 export const SKIP_PAYMENT_LABEL = 'Skip this payment';

@@ -22,7 +22,8 @@ import { claimDueCollections } from '../services/payments/future-collections';
 import { skipByNotice } from '../services/payments/skipped-payments';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
-import { linkByTestTransfer, sandboxBalanceOf } from '../testing/payments';
+import { linkByTestTransfer, sandboxAccount, sandboxBalanceOf } from '../testing/payments';
+import { formatPaymentDate } from '../../domain/payment-date';
 import { ownAccount } from '../testing/bvn';
 import { SmsNotSent } from '../providers/sms-port';
 import { sandboxSmsSender } from '../providers/sms';
@@ -65,7 +66,7 @@ async function aPayer(): Promise<TPayer> {
 }
 
 /** A new merchant's consent to fixed payments due in each of `dueIns` ms, granted by `payer`. */
-async function grantedBy(payer: TPayer, dueIns: number[], narration = 'Rent') {
+async function grantedBy(payer: TPayer, dueIns: number[], narration = 'Rent', amount = 250_000) {
   const merchant = await createTestClient(ctx.database, { name: 'Ikoyi Lets' });
   const created = await ctx.app.inject({
     method: 'POST',
@@ -74,7 +75,7 @@ async function grantedBy(payer: TPayer, dueIns: number[], narration = 'Rent') {
     payload: {
       payments: dueIns.map((dueIn) => ({
         type: 'future',
-        amount: 250_000,
+        amount,
         narration,
         dueDate: new Date(clock.now().getTime() + dueIn).toISOString(),
       })),
@@ -307,6 +308,69 @@ describe('a notice that cannot be sent', () => {
       .where(eq(smsQueue.phoneNumber, erasedPhoneNumber(payer.userId)));
     expect(queued).toEqual([]);
     expect(await eventsOf(consentId, 'future_payment.delayed')).toHaveLength(1);
+  });
+});
+
+describe('the receipt after each debit', () => {
+  /** The receipts (not the notices) of payments for `narration` the payer was sent. */
+  const receiptsOf = async (narration: string) =>
+    (await listOutbox(ctx.database.db, { limit: 1_000 }))
+      .map((sms) => sms.body)
+      .filter((body) => body.includes(`for ${narration} `) && !body.includes('/debits/'));
+
+  it('sends one receipt of a debit made, however often the runner runs after', async () => {
+    const payer = await aPayer();
+    await grantedBy(payer, [DAY + HOUR], 'Receipt rent');
+    await run();
+    expect(await receiptsOf('Receipt rent')).toEqual([]);
+    clock.advance(DAY + HOUR);
+    expect(await run()).toMatchObject({ collected: 1 });
+    const account = await ownAccount(ctx.app, payer.token, 'links_by_test_transfer');
+    await expect
+      .poll(() => receiptsOf('Receipt rent'))
+      .toEqual([
+        `Oya Money: Ikoyi Lets debited ₦2,500.00 for Receipt rent from your account ` +
+          `****${account.accountNumber.slice(-4)} on ${formatPaymentDate(clock.now().toISOString())}. ` +
+          'Payment made.',
+      ]);
+    clock.advance(DAY);
+    await run();
+    expect(await receiptsOf('Receipt rent')).toHaveLength(1);
+  });
+
+  it('sends one receipt of a debit that failed, after its last round, none for the rounds retried', async () => {
+    const payer = await aPayer();
+    const amount = sandboxAccount('links_by_test_transfer').balance + 1;
+    const { paymentIds } = await grantedBy(payer, [DAY + HOUR], 'Short rent', amount);
+    await run();
+    clock.advance(DAY + HOUR);
+    expect(await run()).toMatchObject({ retried: 1 });
+    // Noticed again at once; the second round the whole lead after, then the third three days on.
+    clock.advance(MINUTE);
+    await run();
+    clock.advance(DAY);
+    expect(await run()).toMatchObject({ retried: 1 });
+    expect(await receiptsOf('Short rent')).toEqual([]);
+    clock.advance(2 * DAY);
+    await run();
+    clock.advance(DAY);
+    expect(await run()).toMatchObject({ failed: 1 });
+    const [ended] = await ctx.database.db
+      .select({ completedAt: futurePaymentCollections.completedAt })
+      .from(futurePaymentCollections)
+      .where(eq(futurePaymentCollections.paymentId, paymentIds[0]!));
+    await expect.poll(() => receiptsOf('Short rent')).toHaveLength(1);
+    const [receipt] = await receiptsOf('Short rent');
+    expect(receipt).toMatch(
+      new RegExp(
+        `^Oya Money: Ikoyi Lets could not debit ₦[\\d,.]+ for Short rent from your account ` +
+          `\\*{4}\\d{4} on ${formatPaymentDate(ended!.completedAt!.toISOString())}\\. ` +
+          `Payment failed: nothing was collected\\.$`,
+      ),
+    );
+    clock.advance(DAY);
+    await run();
+    expect(await receiptsOf('Short rent')).toHaveLength(1);
   });
 });
 
