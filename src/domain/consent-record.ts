@@ -110,6 +110,7 @@ const AUDIT_LABELS: Readonly<Record<string, string>> = {
   'future_payment.failed': 'Future payment failed',
   'future_payment.retry_scheduled': 'Future payment to be tried again',
   'future_payment.given_back': 'Debit made after cancelling given back',
+  'future_payment.delayed': 'Future payment waits: the payer could not be told of it',
   'payment.skipped': 'Payment skipped',
   'consent.paused': 'Future payments paused',
   'consent.resumed': 'Future payments resumed',

@@ -5,7 +5,11 @@ import {
   debitNoticeMessage,
   debitNoticeUrl,
   debitNoticeWords,
+  debitReceiptMessage,
   latestNoticeBefore,
+  NOTICE_MARGIN_MS,
+  NOTICE_RETRY_MS,
+  nextNoticeWindow,
   noticeLeadMs,
 } from './debit-notices';
 
@@ -18,6 +22,17 @@ describe('the notice before each debit', () => {
     const late = new Date(due.getTime() - 1_000);
     expect(collectableAt(due, late, DAY)).toEqual(new Date(late.getTime() + DAY));
     expect(latestNoticeBefore(due, DAY)).toEqual(new Date(due.getTime() - DAY));
+  });
+
+  it('moves a debit whose notice could not be sent to the next window, its notice a lead before', () => {
+    const now = new Date('2031-01-09T08:00:00Z');
+    const due = new Date(now.getTime() + DAY + NOTICE_MARGIN_MS);
+    const moved = nextNoticeWindow(due, now, DAY);
+    // Noticed again a retry later (the claim takes what falls due within the lead and the margin).
+    expect(moved.getTime() - DAY - NOTICE_MARGIN_MS).toBe(now.getTime() + NOTICE_RETRY_MS);
+    expect(moved.getTime()).toBeGreaterThan(due.getTime());
+    const farOff = new Date(now.getTime() + 10 * DAY);
+    expect(nextNoticeWindow(farOff, now, DAY)).toEqual(farOff);
   });
 
   it('lets only a collection nobody has started be skipped', () => {
@@ -42,6 +57,25 @@ describe('the notice before each debit', () => {
       'Oya Money: Tola Stores will debit ₦15,000.00 for Gym membership from your account ' +
         '****6789 on 13 Jan 2031. To skip it or stop all future payments: ' +
         'https://pay.example/debits/col_1.0.abc',
+    );
+  });
+
+  it('says in the receipt who debited how much, from which account, when, and the outcome', () => {
+    const receipt = {
+      productName: 'Oya Money',
+      merchantName: 'Tola Stores',
+      amount: 1_500_000,
+      narration: 'Gym membership',
+      accountNumber: '0123456789',
+      at: new Date('2031-01-13T09:00:00Z'),
+    };
+    expect(debitReceiptMessage({ ...receipt, outcome: 'collected' })).toBe(
+      'Oya Money: Tola Stores debited ₦15,000.00 for Gym membership from your account ****6789 ' +
+        'on 13 Jan 2031. Payment made.',
+    );
+    expect(debitReceiptMessage({ ...receipt, outcome: 'failed' })).toBe(
+      'Oya Money: Tola Stores could not debit ₦15,000.00 for Gym membership from your account ' +
+        '****6789 on 13 Jan 2031. Payment failed: nothing was collected.',
     );
   });
 

@@ -6,7 +6,8 @@ import { formatLagosDateTime, formatPaymentDate } from './payment-date';
 /*
  * The payer is told before every debit (docs/payer-consents.md "Told before every debit"): each
  * scheduled collection of a future payment sends an SMS at least the notice's lead before it is
- * debited, and its link lets the payer skip that one debit or stop them all. These are the rules
+ * debited, and its link lets the payer skip that one debit or stop them all; after it, made or
+ * failed, a receipt SMS says what became of it. These are the rules
  * the server's runner and the notice's page both follow, and the words they say.
  */
 
@@ -32,6 +33,26 @@ export const NOTICE_MARGIN_MS = HOUR_MS;
 export function collectableAt(dueAt: Date, notifiedAt: Date, leadMs: number): Date {
   return new Date(Math.max(dueAt.getTime(), notifiedAt.getTime() + leadMs));
 }
+
+/**
+ * How long a collection whose notice could not be sent (the SMS provider refused it for good, or
+ * the payer has no number to send it to) waits before its notice is tried again: a day, as a
+ * round short of funds waits. It is never debited meanwhile, and never failed for it.
+ */
+export const NOTICE_RETRY_MS = 24 * HOUR_MS;
+
+/**
+ * The due time of a collection whose notice could not be sent at `now`: the next notice window.
+ * Its notice is claimed again NOTICE_RETRY_MS later (the lead and the margin before this time),
+ * so a fresh notice goes out the whole lead before it is debited; a later due time stays.
+ */
+export function nextNoticeWindow(dueAt: Date, now: Date, leadMs: number): Date {
+  const windowDue = now.getTime() + NOTICE_RETRY_MS + NOTICE_MARGIN_MS + leadMs;
+  return new Date(Math.max(dueAt.getTime(), windowDue));
+}
+
+/** Why a collection waits for the next notice window: its payer could not be told of it. */
+export const NOT_NOTIFIED = 'payer_not_notified';
 
 /** The latest a notice may have gone for a debit made at `now`: the whole lead before it. */
 export const latestNoticeBefore = (now: Date, leadMs: number): Date =>
@@ -78,6 +99,29 @@ export function debitNoticeMessage(notice: TDebitNoticeWords): string {
     `${formatPaymentDate(notice.collectAt.toISOString())}. To skip it or stop all future ` +
     `payments: ${notice.url}`
   );
+}
+
+/** How a collection ended, as its receipt says it. */
+export type TDebitOutcome = 'collected' | 'failed';
+
+export type TDebitReceiptWords = Omit<TDebitNoticeWords, 'collectAt' | 'url'> & {
+  outcome: TDebitOutcome;
+  /** When it ended. */
+  at: Date;
+};
+
+/**
+ * The receipt SMS after each collection, made or failed: who, how much, for what, from which
+ * account (masked), on which day, and what became of it.
+ */
+export function debitReceiptMessage(receipt: TDebitReceiptWords): string {
+  const what =
+    `${formatNaira(receipt.amount)} for ${receipt.narration} from your account ` +
+    `${maskAccountNumber(receipt.accountNumber)} on ${formatPaymentDate(receipt.at.toISOString())}`;
+  return receipt.outcome === 'collected'
+    ? `${receipt.productName}: ${receipt.merchantName} debited ${what}. Payment made.`
+    : `${receipt.productName}: ${receipt.merchantName} could not debit ${what}. ` +
+        'Payment failed: nothing was collected.';
 }
 
 export const SKIP_PAYMENT_LABEL = 'Skip this payment';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { addWorkingDays, refundExpectedBy, refundExpectedText } from './refund-clocks';
+import {
+  addWorkingDays,
+  refundExpectedBy,
+  refundExpectedText,
+  reversalExpectedBy,
+} from './refund-clocks';
 
 describe('refund clocks', () => {
   it('counts working days on the Lagos calendar, skipping the weekend', () => {
@@ -23,6 +28,12 @@ describe('refund clocks', () => {
     const createdAt = new Date('2026-12-01T10:00:00Z');
     expect(refundExpectedBy({ channel: 'card', status: 'processed', createdAt })).toBeNull();
     expect(refundExpectedBy({ channel: 'card', status: 'failed', createdAt })).toBeNull();
+  });
+
+  it('gives a reversal its channel’s working days from when it was given back, kept after', () => {
+    const since = new Date('2026-12-04T09:00:00Z'); // a Friday
+    expect(reversalExpectedBy({ channel: 'debit', since })).toBe('2026-12-09');
+    expect(reversalExpectedBy({ channel: 'card', since })).toBe('2026-12-18');
   });
 
   it('refuses a negative count of days', () => {

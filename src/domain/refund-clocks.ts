@@ -66,6 +66,17 @@ export function refundExpectedBy(refund: {
   return addWorkingDays(refund.createdAt, REFUND_WORKING_DAYS[refund.channel]);
 }
 
+/**
+ * The date money we give back ourselves should reach the payer by (YYYY-MM-DD, Lagos): a debit
+ * a bank made after its payment was cancelled, or a charge that reached a payment paid another
+ * way, both reversals, not a merchant's refund. The clock starts `since`: when it was given back
+ * at the provider, or, still owed, when it became owed. Unlike a refund's, the date stays once it
+ * is given back: the payer's bank or card scheme posts it within the channel's working days.
+ */
+export function reversalExpectedBy(reversal: { channel: TRefundChannel; since: Date }): string {
+  return addWorkingDays(reversal.since, REFUND_WORKING_DAYS[reversal.channel]);
+}
+
 /** What the payer reads of how a refund comes back. */
 export const REFUND_CHANNEL_TEXTS: Readonly<Record<TRefundChannel, string>> = {
   card: 'Back to your card',

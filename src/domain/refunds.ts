@@ -34,3 +34,13 @@ export const REFUND_STATE_LABELS: Record<TRefundState, string> = {
   processed: 'Refunded',
   failed: 'Refund failed',
 };
+
+/**
+ * How the payer reads the state of money we give back ourselves (a reversal: a debit made after
+ * its payment was cancelled, a charge that reached a payment paid another way).
+ */
+export const REVERSAL_STATE_LABELS: Record<TRefundState, string> = {
+  pending: 'Being given back',
+  processed: 'Given back',
+  failed: 'Not given back',
+};

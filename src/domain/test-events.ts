@@ -107,6 +107,16 @@ const SAMPLES: {
     reason: 'consent_revoked',
     givenBackAt: at,
   }),
+  'future_payment.delayed': (id, at) => ({
+    consentId: id.consent,
+    paymentId: id.payment,
+    collectionId: id.collection,
+    amount: AMOUNT_KOBO,
+    trigger: 'schedule',
+    reason: 'payer_not_notified',
+    dueAt: at,
+    delayedAt: at,
+  }),
   'form.completed': (id, at) => ({
     consentId: id.consent,
     formId: id.form,

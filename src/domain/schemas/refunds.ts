@@ -60,11 +60,18 @@ export const ZPayerRefund = z.object({
   amount: ZKobo,
   status: ZRefundStatus,
   createdAt: z.string(),
+  /**
+   * A merchant's refund, or a reversal: money we give back ourselves (a debit a bank made after
+   * its payment was cancelled, a charge that reached a payment paid another way). A reversal's
+   * id is its collection's or attempt's.
+   */
+  kind: z.enum(['refund', 'reversal']),
   /** How it comes back: to the card, to the account a transfer came from, or the debited one. */
   channel: z.enum(REFUND_CHANNELS),
   /**
    * The Lagos date (YYYY-MM-DD) it should have reached the payer by (domain/refund-clocks.ts
-   * refundExpectedBy); null once it is no longer waited for (refunded, or failed).
+   * refundExpectedBy, reversalExpectedBy); a refund's is null once it is no longer waited for
+   * (refunded, or failed), a reversal's is kept.
    */
   expectedBy: z.nullable(z.string()),
 });

@@ -102,6 +102,21 @@ export const WEBHOOK_EVENT_DATA = {
       .check(z.describe('who cancelled the payment: the payer, or the merchant')),
     givenBackAt: ZTimestamp,
   }),
+  'future_payment.delayed': eventData({
+    ...ZCollectionCommon,
+    reason: z
+      .literal('payer_not_notified')
+      .check(
+        z.describe(
+          'the payer could not be sent the SMS notice before the debit (the SMS provider refused ' +
+            'it, or the payer has no number it reaches)',
+        ),
+      ),
+    dueAt: ZTimestamp.check(
+      z.describe('when it is due now: the notice is tried again the lead before it'),
+    ),
+    delayedAt: ZTimestamp,
+  }),
   'payment.skipped': eventData({
     ...ZCollectionCommon,
     dueAt: ZTimestamp.check(z.describe('when it would have been debited')),
@@ -202,6 +217,8 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<TWebhookEventType, string> = {
   'future_payment.failed': 'Every chosen account refused a future payment’s debit',
   'future_payment.given_back':
     'A bank debited a future payment after it was cancelled; the debit was given back to the payer',
+  'future_payment.delayed':
+    'A future payment’s debit waits: its payer could not be sent the notice before it, so it is noticed again the next day and never debited untold (sent once per collection)',
   'payment.skipped':
     'A future payment will not be collected: its payer skipped it, or it fell due while they had paused the consent; ask for it again only by a new consent',
   'consent.paused':

@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'future_payment.collected',
   'future_payment.failed',
   'future_payment.given_back',
+  'future_payment.delayed',
   'form.completed',
   'consent.failed',
   'mandate.active',

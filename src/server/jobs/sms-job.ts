@@ -11,7 +11,7 @@ import { JobRefused, jobIdFor, type TJobKind, type TJobQueue, type TJobs } from 
 /*
  * Every SMS the server sends is this job (docs/jobs.md "The outbox"): queued in the transaction of
  * the change that calls for it (a code, a grant's receipt, a new device, a passkey's removal, a
- * revocation, a changed number, a notice before a debit, a staff invitation), sent by the engine,
+ * revocation, a changed number, a notice before a debit and a receipt after it, a staff invitation), sent by the engine,
  * retried with backoff, dead-lettered when it never goes. Each run tries the providers of
  * SMS_PROVIDERS in the order health routing gives (providers/routing/provider-health.ts), each
  * once, with the same text, and records each try's outcome: one that refused the message or gave
@@ -171,7 +171,7 @@ export type TSmsGate = (numberKey: string) => Promise<void>;
  * The gate of an SMS whose count is bounded elsewhere: a notice a debit is due (one per debit
  * its mandate allows); a grant's receipt, a revocation's notice, a merchant's cancellation of
  * future payments (one per consent, each made by a merchant); a debit given back after its
- * collection was called off (one per collection); a team's notice to its other owners of a
+ * collection was called off, a collection's receipt when it ends (one per collection); a team's notice to its other owners of a
  * member's waiting passkey (one per member and owner per notice window; the member's own notice
  * is counted); a code whose ask was counted when asked (a sandbox BVN code; a dashboard recovery
  * code, by its number only: most asks send nothing, so they spend none of the overall ceiling).

@@ -13,14 +13,17 @@ import {
   merchantEvents,
   payers,
   payments,
+  smsQueue,
 } from '../db/schema';
+import { erasedPhoneNumber } from '../../domain/payer-rights';
 import { listOutbox } from '../services/identity/sms-outbox';
 import { runCollections } from '../services/payments/collection-runner';
 import { claimDueCollections } from '../services/payments/future-collections';
 import { skipByNotice } from '../services/payments/skipped-payments';
 import { createTestClient, startTestApp, testClock } from '../testing/test-app';
 import { payerWithPasskey, signedGrant } from '../testing/identity';
-import { linkByTestTransfer, sandboxBalanceOf } from '../testing/payments';
+import { linkByTestTransfer, sandboxAccount, sandboxBalanceOf } from '../testing/payments';
+import { formatPaymentDate } from '../../domain/payment-date';
 import { ownAccount } from '../testing/bvn';
 import { SmsNotSent } from '../providers/sms-port';
 import { sandboxSmsSender } from '../providers/sms';
@@ -63,7 +66,7 @@ async function aPayer(): Promise<TPayer> {
 }
 
 /** A new merchant's consent to fixed payments due in each of `dueIns` ms, granted by `payer`. */
-async function grantedBy(payer: TPayer, dueIns: number[], narration = 'Rent') {
+async function grantedBy(payer: TPayer, dueIns: number[], narration = 'Rent', amount = 250_000) {
   const merchant = await createTestClient(ctx.database, { name: 'Ikoyi Lets' });
   const created = await ctx.app.inject({
     method: 'POST',
@@ -72,7 +75,7 @@ async function grantedBy(payer: TPayer, dueIns: number[], narration = 'Rent') {
     payload: {
       payments: dueIns.map((dueIn) => ({
         type: 'future',
-        amount: 250_000,
+        amount,
         narration,
         dueDate: new Date(clock.now().getTime() + dueIn).toISOString(),
       })),
@@ -197,50 +200,177 @@ describe('the notice before each debit', () => {
 });
 
 describe('a notice that cannot be sent', () => {
-  /** Runs past the payment's date and the lead: what became of its collection, and the balance. */
-  async function afterItsDate(payer: TPayer, narration: string) {
-    const balance = () =>
-      ownAccount(ctx.app, payer.token, 'links_by_test_transfer').then((account) =>
-        sandboxBalanceOf(ctx.database, account),
-      );
-    const before = await balance();
-    const { consentId, merchant, paymentIds } = await grantedBy(payer, [DAY + HOUR], narration);
-    await run();
-    smsRefused = false;
-    clock.advance(2 * DAY);
-    await run();
-    const payment = await paymentStatus(paymentIds[0]!, merchant);
-    return { payment, consentId, debited: before - (await balance()) };
+  const balanceOf = (payer: TPayer) =>
+    ownAccount(ctx.app, payer.token, 'links_by_test_transfer').then((account) =>
+      sandboxBalanceOf(ctx.database, account),
+    );
+
+  async function collectionOf(paymentId: string) {
+    const [row] = await ctx.database.db
+      .select()
+      .from(futurePaymentCollections)
+      .where(eq(futurePaymentCollections.paymentId, paymentId));
+    if (!row) throw new Error(`no collection of ${paymentId}`);
+    return row;
   }
 
-  it('fails the collection of a payer whose phone cannot get SMS, told to the merchant, never debited', async () => {
+  it('keeps the collection of a payer whose phone cannot get SMS waiting, told once, never debited', async () => {
     const payer = await aPayer();
     await ctx.database.db
       .update(payers)
       .set({ phoneNumber: SANDBOX_UNREACHABLE_PHONE })
       .where(eq(payers.id, payer.userId));
-    const { payment, consentId, debited } = await afterItsDate(payer, 'Unreachable rent');
-    expect(debited).toBe(0);
+    const before = await balanceOf(payer);
+    const { consentId, merchant, paymentIds } = await grantedBy(
+      payer,
+      [DAY + HOUR],
+      'Unreachable rent',
+    );
+    await run();
+    // Refused for good: back to wait, due the next window, its notice to go again a day later.
+    const waiting = await collectionOf(paymentIds[0]!);
+    expect(waiting).toMatchObject({ status: 'pending', notifiedAt: null, noticeSmsId: null });
+    expect(waiting.dueAt.getTime()).toBe(clock.now().getTime() + 2 * DAY + HOUR);
+    // Days on, its notice refused at each window: still waiting, never failed, never debited.
+    for (let day = 0; day < 4; day += 1) {
+      clock.advance(DAY);
+      await run();
+    }
+    expect(await balanceOf(payer)).toBe(before);
+    const payment = await paymentStatus(paymentIds[0]!, merchant);
     expect(payment.status).toBe('pending');
-    expect(payment.collections).toMatchObject([
-      { status: 'failed', failure: { code: 'DIRECT_DEBIT_FAILED', reason: 'payer_not_notified' } },
-    ]);
-    expect(await eventsOf(consentId, 'future_payment.failed')).toEqual([
-      { data: expect.objectContaining({ reason: 'payer_not_notified', tries: [] }) },
+    expect(payment.collections).toMatchObject([{ status: 'pending' }]);
+    expect(await eventsOf(consentId, 'future_payment.failed')).toEqual([]);
+    expect(await eventsOf(consentId, 'future_payment.delayed')).toEqual([
+      {
+        data: expect.objectContaining({
+          paymentId: paymentIds[0],
+          collectionId: waiting.id,
+          reason: 'payer_not_notified',
+          dueAt: waiting.dueAt.toISOString(),
+        }),
+      },
     ]);
     expect(await noticeCount('Unreachable rent')).toBe(0);
   });
 
-  it('fails the collection whose notice the SMS provider refused, never debited', async () => {
+  it('notices again at the next window a collection whose notice was refused, debited a lead after', async () => {
     const payer = await aPayer();
+    const before = await balanceOf(payer);
     smsRefused = true;
-    const { payment, consentId, debited } = await afterItsDate(payer, 'Refused rent');
-    expect(debited).toBe(0);
-    expect(payment.collections).toMatchObject([
-      { status: 'failed', failure: { reason: 'payer_not_notified' } },
-    ]);
-    expect(await eventsOf(consentId, 'future_payment.failed')).toHaveLength(1);
+    const { consentId, merchant, paymentIds } = await grantedBy(
+      payer,
+      [DAY + HOUR],
+      'Refused rent',
+    );
+    await run();
+    smsRefused = false;
+    const moved = (await collectionOf(paymentIds[0]!)).dueAt;
+    // Not noticed again before the next window.
+    clock.advance(DAY - MINUTE);
+    await run();
     expect(await noticeCount('Refused rent')).toBe(0);
+    // The next window: a fresh notice, naming the new day, more than the whole lead before it.
+    clock.advance(MINUTE);
+    await run();
+    const token = await noticeToken('Refused rent');
+    expect((await readNotice(token)).json().notice.collectAt).toBe(moved.toISOString());
+    expect(moved.getTime() - clock.now().getTime()).toBe(DAY + HOUR);
+    // Its first due date passes: not debited, nor a moment before its new one.
+    clock.advance(HOUR);
+    await run();
+    clock.advance(DAY - 1);
+    await run();
+    expect(await balanceOf(payer)).toBe(before);
+    clock.advance(1);
+    expect(await run()).toMatchObject({ collected: 1 });
+    expect(await balanceOf(payer)).toBe(before - 250_000);
+    expect((await paymentStatus(paymentIds[0]!, merchant)).status).toBe('executed');
+    expect(await eventsOf(consentId, 'future_payment.delayed')).toHaveLength(1);
+    expect(await eventsOf(consentId, 'future_payment.failed')).toEqual([]);
+  });
+
+  it('never notices nor debits the collection of a payer whose number was erased', async () => {
+    const payer = await aPayer();
+    const { consentId, paymentIds } = await grantedBy(payer, [DAY + HOUR], 'Erased rent');
+    await ctx.database.db
+      .update(payers)
+      .set({ phoneNumber: erasedPhoneNumber(payer.userId) })
+      .where(eq(payers.id, payer.userId));
+    await run();
+    expect(await collectionOf(paymentIds[0]!)).toMatchObject({
+      status: 'pending',
+      noticeSmsId: null,
+    });
+    const queued = await ctx.database.db
+      .select({ id: smsQueue.id })
+      .from(smsQueue)
+      .where(eq(smsQueue.phoneNumber, erasedPhoneNumber(payer.userId)));
+    expect(queued).toEqual([]);
+    expect(await eventsOf(consentId, 'future_payment.delayed')).toHaveLength(1);
+  });
+});
+
+describe('the receipt after each debit', () => {
+  /** The receipts (not the notices) of payments for `narration` the payer was sent. */
+  const receiptsOf = async (narration: string) =>
+    (await listOutbox(ctx.database.db, { limit: 1_000 }))
+      .map((sms) => sms.body)
+      .filter((body) => body.includes(`for ${narration} `) && !body.includes('/debits/'));
+
+  it('sends one receipt of a debit made, however often the runner runs after', async () => {
+    const payer = await aPayer();
+    await grantedBy(payer, [DAY + HOUR], 'Receipt rent');
+    await run();
+    expect(await receiptsOf('Receipt rent')).toEqual([]);
+    clock.advance(DAY + HOUR);
+    expect(await run()).toMatchObject({ collected: 1 });
+    const account = await ownAccount(ctx.app, payer.token, 'links_by_test_transfer');
+    await expect
+      .poll(() => receiptsOf('Receipt rent'))
+      .toEqual([
+        `Oya Money: Ikoyi Lets debited ₦2,500.00 for Receipt rent from your account ` +
+          `****${account.accountNumber.slice(-4)} on ${formatPaymentDate(clock.now().toISOString())}. ` +
+          'Payment made.',
+      ]);
+    clock.advance(DAY);
+    await run();
+    expect(await receiptsOf('Receipt rent')).toHaveLength(1);
+  });
+
+  it('sends one receipt of a debit that failed, after its last round, none for the rounds retried', async () => {
+    const payer = await aPayer();
+    const amount = sandboxAccount('links_by_test_transfer').balance + 1;
+    const { paymentIds } = await grantedBy(payer, [DAY + HOUR], 'Short rent', amount);
+    await run();
+    clock.advance(DAY + HOUR);
+    expect(await run()).toMatchObject({ retried: 1 });
+    // Noticed again at once; the second round the whole lead after, then the third three days on.
+    clock.advance(MINUTE);
+    await run();
+    clock.advance(DAY);
+    expect(await run()).toMatchObject({ retried: 1 });
+    expect(await receiptsOf('Short rent')).toEqual([]);
+    clock.advance(2 * DAY);
+    await run();
+    clock.advance(DAY);
+    expect(await run()).toMatchObject({ failed: 1 });
+    const [ended] = await ctx.database.db
+      .select({ completedAt: futurePaymentCollections.completedAt })
+      .from(futurePaymentCollections)
+      .where(eq(futurePaymentCollections.paymentId, paymentIds[0]!));
+    await expect.poll(() => receiptsOf('Short rent')).toHaveLength(1);
+    const [receipt] = await receiptsOf('Short rent');
+    expect(receipt).toMatch(
+      new RegExp(
+        `^Oya Money: Ikoyi Lets could not debit ₦[\\d,.]+ for Short rent from your account ` +
+          `\\*{4}\\d{4} on ${formatPaymentDate(ended!.completedAt!.toISOString())}\\. ` +
+          `Payment failed: nothing was collected\\.$`,
+      ),
+    );
+    clock.advance(DAY);
+    await run();
+    expect(await receiptsOf('Short rent')).toHaveLength(1);
   });
 });
 

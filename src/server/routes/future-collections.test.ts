@@ -174,8 +174,8 @@ describe('the runner collects a fixed future payment on its due date', () => {
     const paymentId = consent.paymentIds[0]!;
     const before = await balanceOf(consent, 'links_by_test_transfer');
     const notices = async () =>
-      (await listOutbox(ctx.database.db, { limit: 1_000 })).filter((sms) =>
-        sms.body.includes('Gym membership'),
+      (await listOutbox(ctx.database.db, { limit: 1_000 })).filter(
+        (sms) => sms.body.includes('Gym membership') && sms.body.includes('/debits/'),
       );
 
     await run();

@@ -40,8 +40,9 @@ export const merchantPaymentRoutes: FastifyPluginAsync<TRouteContext> = async (a
           'Every debit of a mandate waits for its payer’s notice: the payer is sent an SMS now, and ' +
           'the collection is debited no sooner than DEBIT_NOTICE_HOURS (24 by default) after it. ' +
           'Answers 202 with the collection pending and `dueAt`, when it will be debited; ' +
-          'future_payment.collected or future_payment.failed tell the outcome. A payer who cannot ' +
-          'be told is DIRECT_DEBIT_FAILED (reason payer_not_notified on GET /api/v1/payments/{id}).',
+          'future_payment.collected or future_payment.failed tell the outcome. One whose payer ' +
+          'cannot be sent the notice waits for the next day’s notice, due later ' +
+          '(future_payment.delayed, reason payer_not_notified): never debited untold.',
         params: ZPaymentIdParams,
         body: ZCollectRequest,
         response: jsonAnswers({ 202: ZCollectResponse }),

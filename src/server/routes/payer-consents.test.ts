@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { grantSigningMessage } from '../../domain/schemas/auth';
+import { addWorkingDays, DEBIT_REVERSAL_WORKING_DAYS } from '../../domain/refund-clocks';
 import { revocationSigningMessage } from '../../domain/schemas/payer-consents';
 import type { TPayerConsent } from '../../domain/schemas/payer-consents';
 import {
@@ -203,6 +204,45 @@ describe('GET /api/users/consents', () => {
     ]);
     // Soonest first, 'As needed' last.
     expect(listed?.upcomingDebits.map((d) => d.narration)).toEqual(['April', 'May', 'Top-ups']);
+  });
+
+  it('lists a debit given back after cancelling beside the refunds, with the date it is expected by', async () => {
+    const payer = await aPayer();
+    const { consentId } = await grantedBy(payer, { future: [{ amount: 40_000, dueInDays: 5 }] });
+    const [payment] = await paymentsOf(consentId);
+    // As the runner leaves a collection whose debit the bank made after it was cancelled, once it
+    // gave the debit back (future-collections.ts giveBack).
+    const [givenBack] = await ctx.database.db
+      .insert(futurePaymentCollections)
+      .values({
+        id: `col_${payment!.id}`,
+        paymentId: payment!.id,
+        consentId,
+        trigger: 'schedule',
+        amount: 40_000,
+        status: 'cancelled',
+        dueAt: clock.now(),
+        failureReason: 'future_payments_cancelled',
+        accountId: payer.accountId,
+        providerReference: 'sandbox-debit-1',
+        completedAt: clock.now(),
+      })
+      .returning();
+    const response = await list(payer);
+    expect(response.statusCode, response.body).toBe(200);
+    const [listed] = response.json<{ consents: TPayerConsent[] }>().consents;
+    expect(listed?.refunds).toEqual([
+      {
+        refundId: givenBack!.id,
+        paymentId: payment!.id,
+        amount: 40_000,
+        status: 'processed',
+        createdAt: clock.now().toISOString(),
+        kind: 'reversal',
+        channel: 'debit',
+        expectedBy: addWorkingDays(clock.now(), DEBIT_REVERSAL_WORKING_DAYS),
+      },
+    ]);
   });
 
   it('shows one payer nothing of another payer’s consents', async () => {

@@ -28,6 +28,7 @@ import { accountPageUrl } from '../page-urls';
 import { AppError } from '../../app-error';
 import { loadConsent, type TLoadedConsent } from './consents';
 import { boundAccountsOf } from '../payments/future-collections';
+import { reversalsOfConsent } from '../payments/reversals';
 import { refundsOfConsent } from '../payments/refunds';
 import { consentSeenBy } from '../payments/origin-views';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
@@ -127,9 +128,10 @@ async function payerViews(
     const found = await loadConsent(db, id);
     if (!found) continue;
     const seen = { ...found, consent: await consentSeenBy(db, found.consent, payerId) };
-    views.push(
-      payerView(seen, await repaymentAccountsOf(db, found), await refundsOfConsent(db, id)),
-    );
+    // Refunds and reversals together, newest first.
+    const moneyBack = [...(await refundsOfConsent(db, id)), ...(await reversalsOfConsent(db, id))];
+    moneyBack.sort((x, y) => y.createdAt.localeCompare(x.createdAt));
+    views.push(payerView(seen, await repaymentAccountsOf(db, found), moneyBack));
   }
   return views;
 }

@@ -1,23 +1,32 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import {
   collectableAt,
   debitNoticeMessage,
   debitNoticeUrl,
+  NOT_NOTIFIED,
   NOTICE_MARGIN_MS,
+  nextNoticeWindow,
   noticeLeadMs,
   type TDebitNoticeState,
   type TSkipReason,
 } from '../../../domain/debit-notices';
 import { maskAccountNumber } from '../../../domain/account-row';
+import { erasedPhoneNumber } from '../../../domain/payer-rights';
 import type { TDebitNotice } from '../../../domain/schemas/debit-notices';
 import type { TAppContext } from '../../context';
 import type { TConfig } from '../../config';
 import type { TDb } from '../../db/database';
 import { claimRows } from '../../jobs/claim-rows';
 import { openSmsOutbox, sendQueuedSms, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
-import { consents, futurePaymentCollections, merchants, payments, smsQueue } from '../../db/schema';
-import { ERROR_CATALOGUE } from '../../../domain/errors';
+import {
+  consentEvents,
+  consents,
+  futurePaymentCollections,
+  merchants,
+  payments,
+  smsQueue,
+} from '../../db/schema';
 import { paymentSmsParties } from './payment-sms-parties';
 import { AppError } from '../../app-error';
 import { identityKeys, type TIdentityKeys } from '../identity/identity-keys';
@@ -33,8 +42,10 @@ import { boundAccountsOf, recordEnding, type TCollectionRow } from './future-col
  * collection: a crash leaves neither a notice marked and never queued nor one sent twice. The
  * collection's claim (future-collections.ts claimDueCollections) debits nothing whose SMS was sent
  * less than the lead before, or not at all. A notice that cannot be sent (nobody to tell, or a
- * provider that refuses it for good) fails its collection as 'payer_not_notified', which the
- * merchant is told: never debited untold, and never left waiting with no notice to come.
+ * provider that refuses it for good) puts its collection back to wait for the next notice window
+ * (nextNoticeWindow: its notice tried again a day later, its debit the whole lead after that),
+ * and the merchant is told once that it waits ('future_payment.delayed', 'payer_not_notified'):
+ * never debited untold, never failed for it, never left with no notice to come.
  *
  * A sweep, not a job queued with the grant: the notice belongs to the collection, which is made a
  * day ahead, and a retried round (insufficient funds) needs a notice again; one periodic claim
@@ -137,7 +148,10 @@ export async function claimNotices(
   });
 }
 
-/** The notice's SMS for a claimed collection, due at `collectAt`; null when nobody is to tell. */
+/**
+ * The notice's SMS for a claimed collection, due at `collectAt`; null when nobody is to tell: no
+ * bound account, no payer, or a payer whose number was erased (it reaches no one).
+ */
 async function noticeSms(
   tx: TDb,
   config: TConfig,
@@ -148,7 +162,7 @@ async function noticeSms(
   const [first] = await boundAccountsOf(tx, row.paymentId);
   if (!first) return null;
   const found = await paymentSmsParties(tx, row.paymentId, first.account.payerId);
-  if (!found) return null;
+  if (!found || found.phoneNumber === erasedPhoneNumber(first.account.payerId)) return null;
   return {
     phoneNumber: found.phoneNumber,
     body: debitNoticeMessage({
@@ -163,57 +177,73 @@ async function noticeSms(
   };
 }
 
-/** Why a collection whose payer could not be told of it failed: it is never debited untold. */
-export const NOT_NOTIFIED = 'payer_not_notified';
-
 /**
- * Fails a pending collection whose notice could not be sent (nobody to tell, or the SMS provider
- * refused it for good), in one conditional statement on `tx`: the merchant's future_payment.failed
- * says so, and GET /api/v1/payments/{id} shows it. Undefined when it is no longer pending.
+ * Puts a collection whose notice could not be sent (nobody to tell, or the SMS provider refused it
+ * for good) back to wait for the next notice window (nextNoticeWindow), in one conditional
+ * statement on `tx`: its notice's flag and SMS cleared, so the sweep notices it again, and its due
+ * time moved, so that notice goes the whole lead before the debit. `noticeSmsId` is the notice
+ * it waits after (null: none was queued); undefined when it no longer waits on that notice. The
+ * merchant is told once per collection (future_payment.delayed); GET /api/v1/payments/{id} shows
+ * it pending, due at its new time.
  */
-async function failUnnoticed(
+async function waitUnnoticed(
   ctx: TNoticeContext,
   tx: TDb,
   row: TCollectionRow,
+  noticeSmsId: string | null,
   now: Date,
 ): Promise<TCollectionRow | undefined> {
-  const [failed] = await tx
-    .update(futurePaymentCollections)
+  const t = futurePaymentCollections;
+  const leadMs = noticeLeadMs(ctx.config.debitNoticeHours);
+  const [waiting] = await tx
+    .update(t)
     .set({
-      status: 'failed',
-      failureCode: 'DIRECT_DEBIT_FAILED',
-      failureReason: NOT_NOTIFIED,
-      completedAt: now,
+      dueAt: nextNoticeWindow(row.dueAt, now, leadMs),
+      notifiedAt: null,
+      noticeSmsId: null,
       updatedAt: now,
     })
     .where(
-      and(eq(futurePaymentCollections.id, row.id), eq(futurePaymentCollections.status, 'pending')),
+      and(
+        eq(t.id, row.id),
+        eq(t.status, 'pending'),
+        isNotNull(t.notifiedAt),
+        noticeSmsId === null ? isNull(t.noticeSmsId) : eq(t.noticeSmsId, noticeSmsId),
+      ),
     )
     .returning();
-  if (!failed) return undefined;
-  await recordEnding(
-    ctx.jobs,
-    tx,
-    failed,
-    'future_payment.failed',
-    {
-      code: 'DIRECT_DEBIT_FAILED',
-      message: ERROR_CATALOGUE.DIRECT_DEBIT_FAILED.message,
-      reason: NOT_NOTIFIED,
-      // The round that was to be debited, as a failed debit's rounds count it.
-      rounds: row.rounds + 1,
-      tries: [],
-    },
-    now,
-  );
-  return failed;
+  if (!waiting) return undefined;
+  const [told] = await tx
+    .select({ id: consentEvents.id })
+    .from(consentEvents)
+    .where(
+      and(
+        eq(consentEvents.consentId, row.consentId),
+        eq(consentEvents.type, 'future_payment.delayed'),
+        sql`${consentEvents.data}->>'collectionId' = ${row.id}`,
+      ),
+    )
+    .limit(1);
+  if (!told) {
+    await recordEnding(
+      ctx.jobs,
+      tx,
+      waiting,
+      'future_payment.delayed',
+      { reason: NOT_NOTIFIED, dueAt: waiting.dueAt.toISOString(), delayedAt: now.toISOString() },
+      now,
+    );
+  }
+  return waiting;
 }
 
 /**
  * Queues the notices that are due (`only` the one collection, when given): each is marked sent,
  * its collection moved to the whole lead after it where the due date came sooner, and its SMS
  * queued and named on it, in one transaction (the outbox); then the SMS are sent. A collection
- * with nobody to tell fails at once (failUnnoticed), never left noticed with no SMS.
+ * with nobody to tell waits for the next window at once (waitUnnoticed), never left noticed with
+ * no SMS. Each notice is its own SMS (keyed by the time it was claimed): one sent again after a
+ * refusal is a new message, not the refused one.
  */
 export async function sendDebitNotices(ctx: TNoticeContext, only?: string): Promise<number> {
   const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
@@ -227,10 +257,11 @@ export async function sendDebitNotices(ctx: TNoticeContext, only?: string): Prom
       const collectAt = collectableAt(row.dueAt, now, leadMs);
       const sms = await noticeSms(tx, ctx.config, keys, row, collectAt);
       if (!sms) {
-        await failUnnoticed(ctx, tx, row, now);
+        await waitUnnoticed(ctx, tx, row, null, now);
         continue;
       }
-      const smsId = await outbox.queue(tx, `debit-notice:${row.id}:${row.rounds}`, sms);
+      const change = `debit-notice:${row.id}:${row.rounds}:${now.getTime()}`;
+      const smsId = await outbox.queue(tx, change, sms);
       await tx
         .update(futurePaymentCollections)
         .set({ dueAt: collectAt, noticeSmsId: smsId, updatedAt: now })
@@ -240,30 +271,30 @@ export async function sendDebitNotices(ctx: TNoticeContext, only?: string): Prom
     return smsIds;
   });
   await sendQueuedSms(ctx.jobs, queued);
-  await failRefusedNotices(ctx);
+  await waitRefusedNotices(ctx);
   return queued.length;
 }
 
 /**
- * Fails the pending collections whose notice SMS will never be sent: the provider refused it for
- * good (a number it cannot reach), or its text was erased unsent. One still queued or retried
- * waits, never debited until it goes.
+ * Puts back to wait for the next window the pending collections whose notice SMS will never be
+ * sent: the provider refused it for good (a number it cannot reach), or its text was erased
+ * unsent. One still queued or retried waits as it is, never debited until it goes.
  */
-export async function failRefusedNotices(ctx: TNoticeContext): Promise<number> {
+export async function waitRefusedNotices(ctx: TNoticeContext): Promise<number> {
   const t = futurePaymentCollections;
   const refused = await ctx.db
-    .select({ collection: t })
+    .select({ collection: t, smsId: smsQueue.id })
     .from(t)
     .innerJoin(smsQueue, eq(smsQueue.id, t.noticeSmsId))
     .where(and(eq(t.status, 'pending'), isNull(smsQueue.sealedBody), isNull(smsQueue.sentAt)))
     .limit(50);
-  let failed = 0;
-  for (const { collection } of refused) {
+  let waiting = 0;
+  for (const { collection, smsId } of refused) {
     const now = ctx.clock.now();
-    const ended = await ctx.db.transaction((tx) => failUnnoticed(ctx, tx, collection, now));
-    if (ended) failed += 1;
+    const put = await ctx.db.transaction((tx) => waitUnnoticed(ctx, tx, collection, smsId, now));
+    if (put) waiting += 1;
   }
-  return failed;
+  return waiting;
 }
 
 /** Where the noticed debit stands, as its page says it. */

@@ -16,12 +16,16 @@ import {
   type TPendingDebit,
 } from '../../db/schema';
 import type { TAccountDebitOutcome, TRequeryOutcome } from '../../providers/payments';
-import { formatNaira } from '../../../domain/money';
-import { openSmsOutbox, SMS_ASKED_BY_NO_CALL } from '../../jobs/sms-job';
+import {
+  openSmsOutbox,
+  sendQueuedSms,
+  SMS_ASKED_BY_NO_CALL,
+  type TSmsOutbox,
+} from '../../jobs/sms-job';
+import { givenBackSms, queueDebitReceipt } from './collection-sms';
 import { accountOrigin } from './attempts/settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
 import { mandateReferenceOf } from './account-debits';
-import { paymentSmsParties } from './payment-sms-parties';
 import { debitsFor } from './mandate-debits';
 import { book, ledgerAccount } from './ledger';
 import { insertConsentEvent, recordConsentChange } from '../consents/consent-changes';
@@ -108,7 +112,7 @@ const noticeSentBy = (t: typeof futurePaymentCollections, by: Date) =>
  * skipped, and a row it claimed meanwhile no longer matches, so each is claimed by one runner.
  * One (scheduled, or asked for by its merchant) is debited only once its payer's notice SMS was sent at least `noticeLeadMs`
  * before (domain/debit-notices.ts): one never noticed, noticed late, or whose SMS has not gone
- * (or never will: debit-notices.ts fails it), waits. None of a consent its
+ * (or never will: debit-notices.ts notices it again at the next window), waits. None of a consent its
  * payer paused is started (skipped-payments.ts skips what falls due meanwhile).
  */
 export async function claimDueCollections(
@@ -137,12 +141,19 @@ export async function claimDueCollections(
   });
 }
 
-/** What the collection's merchant is told, and the consent's audit row, for either ending. */
+/**
+ * What the collection's merchant is told, and the consent's audit row, for either ending, or for
+ * its wait for a notice that could not be sent (debit-notices.ts).
+ */
 export async function recordEnding(
   jobs: TJobQueue,
   tx: TDb,
   ended: TCollectionRow,
-  type: 'future_payment.collected' | 'future_payment.failed' | 'future_payment.given_back',
+  type:
+    | 'future_payment.collected'
+    | 'future_payment.failed'
+    | 'future_payment.given_back'
+    | 'future_payment.delayed',
   data: Record<string, unknown>,
   now: Date,
 ) {
@@ -193,16 +204,20 @@ async function endCollection(
 
 /**
  * Ends a collection as failed (every bound account refused, or the bank never answered), with
- * the tries per account, the consent's audit row and the merchant's future_payment.failed.
+ * the tries per account, the consent's audit row, the merchant's future_payment.failed and the
+ * payer's receipt.
  */
 async function failCollection(
-  { db, jobs }: { db: TDb; jobs: TJobQueue },
+  ctx: TCollectContext,
   row: TCollectionRow,
   tries: TCollectionTry[],
   reason: string,
   now: Date,
 ): Promise<TCollectionRow> {
-  return db.transaction(async (tx) => {
+  const { db, jobs } = ctx;
+  const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
+  let receipt: string | null = null;
+  const failed = await db.transaction(async (tx) => {
     const ended = await endCollection(tx, row.id, {
       status: 'failed',
       tries,
@@ -230,8 +245,11 @@ async function failCollection(
       },
       now,
     );
+    receipt = await queueDebitReceipt(outbox, tx, ctx.config, ended, 'failed');
     return ended;
   });
+  await sendQueuedSms(jobs, [receipt]);
+  return failed;
 }
 
 /**
@@ -242,15 +260,18 @@ async function failCollection(
  * (docs/payments.md "Completion" says where).
  */
 async function succeedCollection(
-  { db, jobs }: { db: TDb; jobs: TJobQueue },
+  ctx: TCollectContext,
   row: TCollectionRow,
   bound: TBoundAccount,
   providerReference: string,
   tries: TCollectionTry[],
   now: Date,
 ): Promise<TCollectionRow | null> {
+  const outbox = await openSmsOutbox({ ...ctx, smsGate: SMS_ASKED_BY_NO_CALL });
   try {
-    return await recordSuccess({ db, jobs }, row, bound, providerReference, tries, now);
+    const done = await recordSuccess(ctx, outbox, row, bound, providerReference, tries, now);
+    await sendQueuedSms(ctx.jobs, [done.receipt]);
+    return done.row;
   } catch (error) {
     if (error instanceof PaymentExecutedMeanwhile) return null;
     throw error;
@@ -261,13 +282,14 @@ async function succeedCollection(
 class PaymentExecutedMeanwhile extends Error {}
 
 async function recordSuccess(
-  { db, jobs }: { db: TDb; jobs: TJobQueue },
+  { db, jobs, config }: TCollectContext,
+  outbox: TSmsOutbox,
   row: TCollectionRow,
   bound: TBoundAccount,
   providerReference: string,
   tries: TCollectionTry[],
   now: Date,
-): Promise<TCollectionRow> {
+): Promise<{ row: TCollectionRow; receipt: string | null }> {
   return db.transaction(async (tx) => {
     // The payment's row first, as a collect call's claim takes it: neither waits on the other.
     await tx
@@ -283,7 +305,7 @@ async function recordSuccess(
       completedAt: now,
     });
     // Another runner that took this collection over recorded the same debit first.
-    if (!ended) return collectionById(tx, row.id);
+    if (!ended) return { row: await collectionById(tx, row.id), receipt: null };
     const [executed] = await tx
       .update(payments)
       .set({ status: 'executed', executedAt: now, origin: accountOrigin(bound.account) })
@@ -314,7 +336,8 @@ async function recordSuccess(
       { accountId: bound.account.id, bankName: bound.account.bankName, executedAt: now },
       now,
     );
-    return ended;
+    const receipt = await queueDebitReceipt(outbox, tx, config, ended, 'collected');
+    return { row: ended, receipt };
   });
 }
 
@@ -712,26 +735,10 @@ async function giveBack(
       },
       now,
     );
-    await outbox.queue(tx, `debit-given-back:${row.id}`, await givenBackSms(ctx, tx, ended, bound));
+    const sms = await givenBackSms(tx, ctx.config, ended, bound.account);
+    await outbox.queue(tx, `debit-given-back:${row.id}`, sms);
     return ended;
   });
-}
-
-/** The payer's SMS of a debit given back: who took how much, for what, and that it went back. */
-async function givenBackSms(
-  ctx: TCollectContext,
-  tx: TDb,
-  row: TCollectionRow,
-  bound: TBoundAccount,
-): Promise<{ phoneNumber: string; body: string }> {
-  const found = await paymentSmsParties(tx, row.paymentId, bound.account.payerId);
-  if (!found) throw new Error(`Payment ${row.paymentId} has no payer to tell`);
-  return {
-    phoneNumber: found.phoneNumber,
-    body:
-      `${ctx.config.productName}: ${found.merchantName} debited ${formatNaira(row.amount)} for ` +
-      `${found.narration} after it was cancelled. It has been sent back to your account.`,
-  };
 }
 
 /**

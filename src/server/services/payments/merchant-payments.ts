@@ -123,8 +123,8 @@ async function openCollection(
  * the collection is opened pending, due DEBIT_NOTICE_HOURS from now, its notice sent at once, and
  * the runner debits it from its bound accounts first to last once the notice has had its lead
  * (future_payment.collected or future_payment.failed tell the merchant). Answers the collection
- * pending with the time it is due; one whose payer cannot be told fails (DIRECT_DEBIT_FAILED,
- * reason payer_not_notified on the payment's read).
+ * pending with the time it is due; one whose payer cannot be told now waits for the next notice
+ * window, due later (future_payment.delayed, reason payer_not_notified).
  */
 export async function collectOnRequest(
   ctx: Pick<TAppContext, 'db' | 'clock' | 'providers' | 'jobs' | 'config'>,
@@ -143,10 +143,9 @@ export async function collectOnRequest(
       (await refusal(ctx.db, merchant, paymentId, amount)) ?? new AppError('PAYMENT_IN_PROGRESS')
     );
   await sendDebitNotices(ctx, opened.id);
-  const ended = await collectionById(ctx.db, opened.id);
-  if (ended.status === 'failed') throw new AppError('DIRECT_DEBIT_FAILED');
-  const [view] = await collectionViews(ctx.db, [ended]);
-  if (!view) throw new Error(`Collection ${ended.id} has no view`);
+  const noticed = await collectionById(ctx.db, opened.id);
+  const [view] = await collectionViews(ctx.db, [noticed]);
+  if (!view) throw new Error(`Collection ${noticed.id} has no view`);
   return view;
 }
 

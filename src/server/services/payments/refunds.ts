@@ -549,6 +549,7 @@ export async function refundsOfConsent(db: TDb, consentId: string): Promise<TPay
     amount: row.amount,
     status: row.status,
     createdAt: row.createdAt.toISOString(),
+    kind: 'refund' as const,
     channel: row.channel,
     expectedBy: refundExpectedBy(row),
   }));

@@ -4,7 +4,7 @@ import { formatNaira } from '../../../domain/money';
 import type { payerConsentSummary } from '../../../domain/payer-consents';
 import { dueDateLabel } from '../../../domain/payment-date';
 import { refundExpectedText } from '../../../domain/refund-clocks';
-import { REFUND_STATE_LABELS } from '../../../domain/refunds';
+import { REFUND_STATE_LABELS, REVERSAL_STATE_LABELS } from '../../../domain/refunds';
 import type { TPayerConsent } from '../../../domain/schemas/payer-consents';
 import { formatDateTime } from '../../ui/format-date';
 
@@ -92,7 +92,10 @@ export function upcomingDebits(consent: TPayerConsent, merchant: string): ReactN
   ) : null;
 }
 
-/** The refunds the merchant made, each with its amount, date and state; a pending one's expected date. */
+/**
+ * The refunds the merchant made and the reversals we made (a debit given back after cancelling, a
+ * charge given back), each with its amount, date and state, and the date it is expected by.
+ */
 export function consentRefunds(consent: TPayerConsent, merchant: string): ReactNode {
   return consent.refunds.length > 0 ? (
     <section aria-label={`Refunds from ${merchant}`}>
@@ -108,7 +111,11 @@ export function consentRefunds(consent: TPayerConsent, merchant: string): ReactN
               ) : null}
             </span>
             <span className={`status-badge refund-${refund.status}`}>
-              {REFUND_STATE_LABELS[refund.status]}
+              {
+                (refund.kind === 'reversal' ? REVERSAL_STATE_LABELS : REFUND_STATE_LABELS)[
+                  refund.status
+                ]
+              }
             </span>
           </li>
         ))}

@@ -6,7 +6,8 @@ import type { TPayerRefund } from '../../../domain/schemas/refunds';
 import { consentRefunds } from './payer-consent-facts';
 
 // A refund's line on /consents and the SMS receipt's page: a pending one says the date it is
-// expected by (domain/refund-clocks.ts), one given back says nothing of a date.
+// expected by (domain/refund-clocks.ts), one given back says nothing of a date; a reversal (a
+// debit or charge we gave back) says its date, given back or not.
 
 afterEach(cleanup);
 
@@ -16,6 +17,7 @@ const refund = (over: Partial<TPayerRefund>): TPayerRefund => ({
   amount: 50_000,
   status: 'pending',
   createdAt: '2031-06-05T10:00:00.000Z',
+  kind: 'refund',
   channel: 'debit',
   expectedBy: '2031-06-10',
   ...over,
@@ -37,5 +39,19 @@ describe('a refund’s line', () => {
     const list = screen.getByRole('region', { name: 'Refunds from Tola Stores' });
     expect(within(list).queryByText(/Expected by/)).toBeNull();
     expect(within(list).getByText('Refunded')).toBeTruthy();
+  });
+
+  it('says when a reversal given back is expected in the account', () => {
+    renderRefunds([
+      refund({
+        kind: 'reversal',
+        status: 'processed',
+        refundId: 'col_1',
+        expectedBy: '2031-06-10',
+      }),
+    ]);
+    const list = screen.getByRole('region', { name: 'Refunds from Tola Stores' });
+    expect(within(list).getByText('Expected by 10 Jun 2031')).toBeTruthy();
+    expect(within(list).getByText('Given back')).toBeTruthy();
   });
 });
