@@ -22,7 +22,8 @@ import { consentPath, createConsent, snap } from './merchant';
 // your BVN", "Complaints") in real Chromium against the real server: a payer who paid by card
 // raises a complaint about the payment and sees its reference, targets and state, downloads a
 // copy of their data (every consent version, no card number, PIN, code or BVN in it) and opens
-// its printable page, then asks for their data to be erased; a payer who linked an account for a
+// its printable page, then asks for their data to be erased, confirming it with the passkey, and
+// reads what is kept and why once signed out; a payer who linked an account for a
 // consent sharing their BVN sees every lookup made with it.
 
 const other = { clientId: E2E.otherClientId, secret: E2E.otherClientSecret };
@@ -225,7 +226,25 @@ test.describe('the payer’s data rights', () => {
     await expect(confirm).toContainText('Money Laundering (Prevention and Prohibition) Act 2022');
     await look(page, testInfo, 'erasure-confirm');
     const { token: bearer } = await storedSession(page);
+    // Confirmed with the passkey at the moment of asking (the virtual authenticator signs it).
+    const signed = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/api/users/data-erasures') &&
+        response.request().method() === 'POST',
+    );
     await confirm.getByRole('button', { name: 'Erase my data' }).click();
+    const erasure = await signed;
+    expect(erasure.status()).toBe(202);
+    expect(erasure.request().postDataJSON()).toMatchObject({
+      nonce: expect.any(String),
+      response: { response: { signature: expect.any(String) } },
+    });
+    // The answer on asking: when, by when, and what we keep and why; it outlives the session.
+    const answer = page.getByRole('region', { name: 'We are erasing your data' });
+    await expect(answer).toContainText(/We received your request on \d{1,2} \w{3} \d{4}/);
+    await expect(answer.getByRole('list', { name: 'What we keep, and why' })).toContainText(
+      'Money Laundering (Prevention and Prohibition) Act 2022',
+    );
 
     // The erasure's job, run by the server by itself, ends the payer's sessions: the page, which
     // reads the requests while the erasure waits, shows itself signed out, with the way to sign
@@ -235,7 +254,8 @@ test.describe('the payer’s data rights', () => {
     );
     await expect(signedOut).toBeVisible({ timeout: JOB_ANSWERED_MS });
     await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Your data' })).toBeHidden();
+    await expect(page.getByRole('region', { name: 'Your data', exact: true })).toBeHidden();
+    await expect(answer).toContainText('Money Laundering (Prevention and Prohibition) Act 2022');
     await look(page, testInfo, 'erased-signed-out');
     await page.reload();
     await expect(signedOut).toBeVisible();

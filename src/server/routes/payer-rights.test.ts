@@ -5,11 +5,24 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { SMS_JOB } from '../jobs/sms-job';
-import { consents, merchantEvents, payers } from '../db/schema';
+import {
+  accountLinks,
+  consents,
+  futurePaymentAccounts,
+  merchantEvents,
+  payerRightsRequests,
+  payers,
+  payments,
+} from '../db/schema';
+import { erasureKept } from '../../domain/payer-rights';
+import { listAllPayerRights } from '../services/payer-rights/operator-requests';
+import { STOP_MANDATE_JOB } from '../services/linking/own-mandates';
 import { ERASURE_JOB } from '../services/payer-rights/erasure';
 import { EXPORT_JOB, listPayerRights } from '../services/payer-rights/requests';
 import { startTestApp, useTestApp, testClock } from '../testing/test-app';
-import { grantedWithSharing } from '../testing/payer-data';
+import { askErasure, erasureBody, grantedWithSharing } from '../testing/payer-data';
+import { erasureDigest } from '../services/payer-rights/erasure-signature';
+import { errorBody } from '../../domain/errors';
 import { codeSession, payerWithPasskey } from '../testing/identity';
 import { ownPerson } from '../testing/bvn';
 import { linkByTestTransfer } from '../testing/payments';
@@ -224,7 +237,25 @@ describe('Erase my data', () => {
   it('stops the consents, tells the merchant, erases by its job, and answers what it kept', async () => {
     const payer = await aPayer();
     const { consentId } = await grantedBy(payer);
-    const asked = await call(payer, 'POST', '/api/users/data-erasures');
+    // The consent's future payment runs on a mandate its provider keeps and debits itself (as
+    // Remita's): the sandbox's link stands for one, so that the erasure has a live one to stop.
+    const [bound] = await ctx.database.db
+      .select({ linkId: futurePaymentAccounts.mandateId })
+      .from(futurePaymentAccounts)
+      .innerJoin(payments, eq(payments.id, futurePaymentAccounts.paymentId))
+      .where(eq(payments.consentId, consentId));
+    const linkId = bound!.linkId;
+    await ctx.database.db
+      .update(accountLinks)
+      .set({ mandateProvider: 'remita' })
+      .where(eq(accountLinks.id, linkId));
+    const stopsQueued = async () =>
+      Object.values(
+        (await ctx.context.jobs.backlog()).find((kind) => kind.kind === STOP_MANDATE_JOB)?.states ??
+          {},
+      ).reduce((sum: number, n) => sum + Number(n), 0);
+    const stopsBefore = await stopsQueued();
+    const asked = await askErasure(ctx.app, payer);
     expect(asked.statusCode, asked.body).toBe(202);
     const request = asked.json<{ request: TPayerRightsRequest }>().request;
     expect(request.kept?.map((k) => k.hold)).toEqual(['money', 'consentRecord']);
@@ -237,6 +268,13 @@ describe('Erase my data', () => {
       .from(consents)
       .where(eq(consents.id, consentId));
     expect(consent!.status).toBe('revoked');
+    // The live mandate ended with it, and its stop at the provider queued.
+    const [link] = await ctx.database.db
+      .select({ state: accountLinks.state })
+      .from(accountLinks)
+      .where(eq(accountLinks.id, linkId));
+    expect(link).toEqual({ state: 'cancelled' });
+    expect(await stopsQueued()).toBe(stopsBefore + 1);
     const told = await ctx.database.db
       .select({ type: merchantEvents.type, data: merchantEvents.data })
       .from(merchantEvents)
@@ -249,7 +287,7 @@ describe('Erase my data', () => {
       dataTypes: ['bvnData'],
     });
     // Asked again before its job ran: the same request, nothing more told.
-    const again = await call(payer, 'POST', '/api/users/data-erasures');
+    const again = await askErasure(ctx.app, payer);
     expect(again.json<{ request: TPayerRightsRequest }>().request.requestId).toBe(
       request.requestId,
     );
@@ -260,6 +298,109 @@ describe('Erase my data', () => {
     expect(erased!.phoneNumber).toBe(`erased:${payer.userId}`);
     // The session went with the rest.
     expect((await call(payer, 'GET', '/api/users/data-requests')).statusCode).toBe(401);
+  });
+});
+
+describe('The erasure’s answer', () => {
+  /** The payer's erasure as the operator's list answers it, once the session is gone. */
+  async function answered(payerId: string) {
+    const all = await listAllPayerRights(ctx.database.db);
+    return all.find((r) => r.payerId === payerId && r.kind === 'erasure');
+  }
+
+  it('answers what the erasure kept as its row stored it, hold by hold', async () => {
+    // A payer who linked nothing and granted nothing: nothing of theirs is held.
+    const bare = await payerWithPasskey(ctx.app, ctx.config);
+    const asked = await askErasure(ctx.app, bare);
+    // On asking: what an erasure may keep, and why (the page shows it with its confirmation).
+    expect(asked.json<{ request: TPayerRightsRequest }>().request.kept).toEqual(erasureKept());
+    // A payer with a linked account and no consent: their money's records only.
+    const linked = await aPayer();
+    expect((await askErasure(ctx.app, linked)).statusCode).toBe(202);
+    expect(await ctx.context.jobs.drain([ERASURE_JOB])).toBe(2);
+    expect(await answered(bare.userId)).toMatchObject({ status: 'done', kept: [] });
+    expect(await answered(linked.userId)).toMatchObject({
+      status: 'done',
+      doneAt: clock.now().toISOString(),
+      kept: erasureKept(['money']),
+    });
+    // The view reads the stored answer, whatever it holds.
+    await ctx.database.db
+      .update(payerRightsRequests)
+      .set({ kept: ['consentRecord'] })
+      .where(eq(payerRightsRequests.payerId, linked.userId));
+    expect((await answered(linked.userId))?.kept).toEqual(erasureKept(['consentRecord']));
+  });
+});
+
+describe('Erase my data, signed by the passkey as it is asked', () => {
+  const ask = (payer: TPayer, payload?: object) =>
+    call(payer, 'POST', '/api/users/data-erasures', payload);
+
+  it('refuses an erasure without a signature of it, in the catalogue’s shape, and changes nothing', async () => {
+    const payer = await aPayer();
+    const { consentId } = await grantedBy(payer);
+    // No signature at all: the session's proof by a passkey once is not enough.
+    const unsigned = await ask(payer);
+    expect(unsigned.statusCode).toBe(400);
+    expect(unsigned.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_FAILED' } });
+    // The passkey's signature of something else with the erasure's nonce.
+    const issued = await erasureBody(ctx.app, payer);
+    const otherMessage = await ask(payer, {
+      nonce: issued.nonce,
+      response: payer.soft.assert(erasureDigest(`${issued.nonce}x`)),
+    });
+    expect(otherMessage.statusCode).toBe(400);
+    expect(otherMessage.json()).toEqual(errorBody('ERASURE_SIGNATURE_INVALID'));
+    // Another payer's passkey signing this payer's nonce.
+    const other = await aPayer();
+    const byAnother = await ask(payer, await erasureBody(ctx.app, payer, other.soft));
+    expect(byAnother.statusCode).toBe(400);
+    expect(byAnother.json()).toEqual(errorBody('ERASURE_SIGNATURE_INVALID'));
+    // A nonce issued to another payer, signed by them, sent by this one.
+    const theirs = await ask(payer, await erasureBody(ctx.app, other));
+    expect(theirs.statusCode).toBe(400);
+    expect(theirs.json()).toEqual(errorBody('ERASURE_SIGNATURE_INVALID'));
+    // A pause's nonce is not an erasure's.
+    const pauseNonce = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/users/consents/${consentId}/pause-challenges`,
+      headers: payer.headers,
+    });
+    const { nonce } = pauseNonce.json<{ nonce: string }>();
+    const crossed = await ask(payer, { nonce, response: payer.soft.assert(erasureDigest(nonce)) });
+    expect(crossed.json()).toEqual(errorBody('ERASURE_SIGNATURE_INVALID'));
+
+    const [consent] = await ctx.database.db
+      .select()
+      .from(consents)
+      .where(eq(consents.id, consentId));
+    expect(consent!.status).toBe('granted');
+    const listed = await call(payer, 'GET', '/api/users/data-requests');
+    expect(listed.json<TPayerRightsResponse>().requests).toEqual([]);
+  });
+
+  it('takes a signed erasure once: 202, and the same signature again is refused', async () => {
+    const payer = await aPayer();
+    const signed = await erasureBody(ctx.app, payer);
+    const asked = await ask(payer, signed);
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect(asked.json()).toMatchObject({ request: { kind: 'erasure', status: 'received' } });
+    const replayed = await ask(payer, signed);
+    expect(replayed.statusCode).toBe(409);
+    expect(replayed.json()).toEqual(errorBody('GRANT_SIGNATURE_REPLAYED'));
+  });
+
+  it('takes the signature of a trusted passkey in a session signed in by a code alone', async () => {
+    const payer = await aPayer();
+    const codeOnly = {
+      ...payer,
+      headers: {
+        authorization: `Bearer ${await codeSession(ctx.app, await phoneOf(payer.userId))}`,
+      },
+    };
+    const asked = await askErasure(ctx.app, codeOnly);
+    expect(asked.statusCode, asked.body).toBe(202);
   });
 });
 
