@@ -14,7 +14,9 @@ import {
   payers,
   payments,
 } from '../db/schema';
-import { erasureKept } from '../../domain/payer-rights';
+import { erasureKept, REQUESTS_POLL_MS } from '../../domain/payer-rights';
+import { DEFAULT_RATE_LIMITS } from '../rate-limits';
+import { expectRateLimited } from '../testing/rate-limits';
 import { listAllPayerRights } from '../services/payer-rights/operator-requests';
 import { STOP_MANDATE_JOB } from '../services/linking/own-mandates';
 import { ERASURE_JOB } from '../services/payer-rights/erasure';
@@ -35,7 +37,18 @@ import type {
 const DAY = 24 * 60 * 60 * 1_000;
 const clock = testClock('2031-05-31T09:00:00Z');
 // Its jobs run when a test drains them: each looks at a request before it is answered.
-const ctx = useTestApp({ clock, webhookDelivery: 'manual', payerRights: 'manual' });
+// The real limits of the payer's requests, their list and the copy's link (each test's payer is
+// new, and the link's is counted from an address of its own).
+const ctx = useTestApp({
+  clock,
+  webhookDelivery: 'manual',
+  payerRights: 'manual',
+  rateLimits: {
+    payerRightsPerPayer: DEFAULT_RATE_LIMITS.payerRightsPerPayer,
+    payerListsPerPayer: DEFAULT_RATE_LIMITS.payerListsPerPayer,
+    payerExportsPerAddress: DEFAULT_RATE_LIMITS.payerExportsPerAddress,
+  },
+});
 
 type TPayer = Awaited<ReturnType<typeof payerWithPasskey>> & { accountId: string };
 
@@ -401,6 +414,50 @@ describe('Erase my data, signed by the passkey as it is asked', () => {
     };
     const asked = await askErasure(ctx.app, codeOnly);
     expect(asked.statusCode, asked.body).toBe(202);
+  });
+});
+
+describe('Limits', () => {
+  it('limits a payer’s requests about their data to those of an hour', async () => {
+    const payer = await aPayer();
+    const { max, windowMs } = DEFAULT_RATE_LIMITS.payerRightsPerPayer;
+    // Asking again while a copy is prepared answers the open one, and counts all the same.
+    for (let i = 0; i < max; i += 1) {
+      expect((await call(payer, 'POST', '/api/users/data-exports')).statusCode).toBe(202);
+    }
+    expectRateLimited(await call(payer, 'POST', '/api/users/data-exports'), windowMs);
+    expectRateLimited(await call(payer, 'PUT', '/api/users/name', { fullName: 'Ada' }), windowMs);
+    expectRateLimited(
+      await call(payer, 'POST', '/api/users/data-erasures', await erasureBody(ctx.app, payer)),
+      windowMs,
+    );
+  });
+
+  it('limits a payer’s reads of their requests with their other lists, well above the page’s', async () => {
+    const payer = await aPayer();
+    const { max, windowMs } = DEFAULT_RATE_LIMITS.payerListsPerPayer;
+    // The page reads the list every REQUESTS_POLL_MS while a request is answered: half the
+    // limit at most, leaving the rest to the page's other lists.
+    expect((60_000 / REQUESTS_POLL_MS) * (windowMs / 60_000)).toBeLessThanOrEqual(max / 2);
+    for (let i = 0; i < max; i += 1) {
+      expect((await call(payer, 'GET', '/api/users/data-requests')).statusCode).toBe(200);
+    }
+    expectRateLimited(await call(payer, 'GET', '/api/users/data-requests'), windowMs);
+    expectRateLimited(await call(payer, 'GET', '/api/users/complaints'), windowMs);
+  });
+
+  it('limits the opens of copies by their links from one address', async () => {
+    const { max, windowMs } = DEFAULT_RATE_LIMITS.payerExportsPerAddress;
+    const open = (i: number) =>
+      ctx.app.inject({
+        method: 'GET',
+        url: i % 2 === 0 ? `/api/payer-exports/prr_guess${i}.x` : `/my-data/prr_guess${i}.x`,
+        remoteAddress: '203.0.113.68',
+      });
+    // Made-up tokens: each a guess, each counted.
+    for (let i = 0; i < max; i += 1) expect((await open(i)).statusCode).toBe(404);
+    expectRateLimited(await open(0), windowMs);
+    expectRateLimited(await open(1), windowMs);
   });
 });
 

@@ -41,7 +41,8 @@ export const payerRightsRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
   r.get(
     '/api/users/data-requests',
     {
-      onRequest: guard,
+      // The page reads it again every few seconds while a request is answered: well under this.
+      onRequest: [guard, ctx.limits.payerLists],
       schema: {
         operationId: 'listPayerDataRequests',
         summary: 'List the signed-in payer’s requests about their data, and their name’s rule',
