@@ -158,9 +158,12 @@ export const EXPORT_SECTIONS = {
   consents: 'Consents, every version of their record, and their history',
   payments: 'Payments',
   refunds: 'Refunds',
+  payouts: 'Money sent to your accounts',
   receipts: 'Receipts',
+  complaints: 'Complaints',
   forms: 'Form answers and uploaded files',
   sharedWithMerchants: 'Data shared with merchants',
+  bvnLookups: 'Who looked at your BVN',
   signIns: 'Sign-ins',
   requests: 'Your requests about your data',
 } as const;

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { secretsInCopy } from '../../src/domain/test-support/copy-secrets';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { expectNoViolations } from './axe';
 import {
@@ -92,7 +93,7 @@ async function downloadCopy(page: Page, phone: string) {
 }
 
 type TCopy = {
-  profile: { fullName: string; bvn: { last4: string } | null };
+  profile: { fullName: string; phoneNumber: string; bvn: { last4: string } | null };
   consents: Array<{
     consentId: string;
     recordVersions: Array<{ record: unknown }>;
@@ -188,8 +189,8 @@ test.describe('the payer’s data rights', () => {
     expect(copy.profile.fullName).toBe('Chiamaka Obi');
     expect(text).not.toContain(card.number);
     expect(text).not.toContain(card.number.slice(0, 12));
-    expect(text).not.toMatch(new RegExp(`"pin"\\s*:\\s*"${card.pin}"`));
-    expect(text).not.toContain(`"cvv"`);
+    // No PIN, card number, CVV or BVN under a key of any shape, nor as long digits in any text.
+    expect(secretsInCopy(copy, [copy.profile.phoneNumber])).toEqual([]);
     await expectNoCodes(page.request, phone, text);
     await look(page, testInfo, 'copy-ready');
 
@@ -204,6 +205,11 @@ test.describe('the payer’s data rights', () => {
     });
     await expect(consents).toContainText(consentId);
     await expect(consents).toContainText('consent.granted');
+    // The complaint raised above, and the section of who looked at the BVN.
+    await expect(page.getByRole('region', { name: 'Complaints', exact: true })).toContainText(
+      reference,
+    );
+    await expect(page.getByRole('region', { name: 'Who looked at your BVN' })).toBeVisible();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download the file (JSON)' }).click();
     expect((await download).suggestedFilename()).toMatch(/^oya-money-my-data-.*\.json$/);
@@ -335,6 +341,7 @@ test.describe('the payer’s data rights', () => {
     expect(copy.profile.bvn?.last4).toBe(person.bvn.slice(-4));
     expect(text).not.toContain(person.bvn);
     expect(text).not.toContain(target.accountNumber);
+    expect(secretsInCopy(copy, [copy.profile.phoneNumber])).toEqual([]);
     await expectNoCodes(page.request, phone, text);
   });
 });

@@ -107,9 +107,16 @@ export const ZPayerExport = z.object({
   consents: z.array(ZRecord),
   payments: z.array(ZRecord),
   refunds: z.array(ZRecord),
+  // Absent from a copy prepared before they were gathered (its link lasts a week).
+  /** Releases of what the payer's payment requests collected, to their accounts (masked). */
+  payouts: z.optional(z.array(ZRecord)),
   receipts: z.array(ZRecord),
+  /** Complaints the payer raised about their payments, with their words and states. */
+  complaints: z.optional(z.array(ZRecord)),
   forms: z.array(ZRecord),
   sharedWithMerchants: z.array(ZRecord),
+  /** Every lookup made with the payer's BVN or accounts, and each hand-over to a merchant. */
+  bvnLookups: z.optional(z.array(ZRecord)),
   signIns: z.array(ZRecord),
   requests: z.array(ZPayerRightsRequest),
 });

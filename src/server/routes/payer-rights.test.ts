@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SMS_JOB } from '../jobs/sms-job';
 import {
   accountLinks,
+  consentEvents,
   consents,
   futurePaymentAccounts,
   merchantEvents,
@@ -25,9 +26,11 @@ import { startTestApp, useTestApp, testClock } from '../testing/test-app';
 import { askErasure, erasureBody, grantedWithSharing } from '../testing/payer-data';
 import { erasureDigest } from '../services/payer-rights/erasure-signature';
 import { errorBody } from '../../domain/errors';
-import { codeSession, payerWithPasskey } from '../testing/identity';
+import { codeSession, oneTapGrant, payerWithPasskey } from '../testing/identity';
 import { ownPerson } from '../testing/bvn';
-import { linkByTestTransfer } from '../testing/payments';
+import { consentWithPayment, linkByTestTransfer } from '../testing/payments';
+import { insertConsentEvent } from '../services/consents/consent-changes';
+import { secretsInCopy } from '../../domain/test-support/copy-secrets';
 import type {
   TPayerExportResponse,
   TPayerRightsRequest,
@@ -179,22 +182,83 @@ describe('Download my data', () => {
     expect(gone.requests[0]).toMatchObject({ link: null });
   });
 
-  it('holds the BVN by its last 4 digits only, and no card number, code or token in clear', async () => {
+  it('holds every version of a consent’s record, the complaints and the BVN’s lookups, and no secret', async () => {
     const payer = await aPayer();
     const person = await ownPerson(ctx.app, payer.token);
-    await grantedBy(payer);
+    const { consentId, merchant } = await grantedBy(payer);
+    // The merchant reads the BVN the consent shares: a hand-over the copy lists.
+    const read = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/consents/${consentId}/shared-data/bvn`,
+      headers: { authorization: merchant.authorization },
+    });
+    expect(read.statusCode, read.body).toBe(200);
+    // A second version of the consent's record, as a grant writes one (its audit row); no call
+    // grants a consent twice today, and the copy reads every grant's record.
+    const [first] = await ctx.database.db
+      .select()
+      .from(consentEvents)
+      .where(
+        and(eq(consentEvents.consentId, consentId), eq(consentEvents.type, 'consent.granted')),
+      );
+    const record = first!.data.record as Record<string, unknown>;
+    await insertConsentEvent(ctx.database.db, {
+      consentId,
+      type: 'consent.granted',
+      actor: first!.actor,
+      data: { ...first!.data, record: { ...record, textVersion: 'consent-text/2' } },
+      createdAt: new Date(clock.now().getTime() + 1_000),
+    });
+    // A complaint about a payment the payer made.
+    const paid = await consentWithPayment(ctx.app, ctx.database, { requiresAuth: true });
+    const granted = await oneTapGrant(ctx.app, payer, paid.consentId, payer.accountId);
+    expect(granted.statusCode, granted.body).toBe(200);
+    const raised = await call(payer, 'POST', '/api/users/complaints', {
+      paymentId: paid.paymentId,
+      category: 'wrong_amount',
+      description: 'I was charged more than the order.',
+    });
+    expect(raised.statusCode, raised.body).toBe(201);
+
     expect((await call(payer, 'POST', '/api/users/data-exports')).statusCode).toBe(202);
     await ctx.context.jobs.drain([EXPORT_JOB]);
-    const token = decodeURIComponent(
-      /[?&]my-data=(\S+)$/.exec(await lastSms(await phoneOf(payer.userId)))![1]!,
-    );
+    const phone = await phoneOf(payer.userId);
+    const token = decodeURIComponent(/[?&]my-data=(\S+)$/.exec(await lastSms(phone))![1]!);
     const opened = await ctx.app.inject({ method: 'GET', url: `/api/payer-exports/${token}` });
+    const { data } = opened.json<TPayerExportResponse>();
+    const consent = data.consents.find((c) => c.consentId === consentId);
+    expect(
+      (consent!.recordVersions as Array<{ record: { textVersion: string } }>).map(
+        (v) => v.record.textVersion,
+      ),
+    ).toEqual(['consent-text/1', 'consent-text/2']);
+    expect(data.complaints).toEqual([
+      expect.objectContaining({
+        reference: expect.stringMatching(/^CP-/),
+        paymentId: paid.paymentId,
+        merchant: 'Tola Stores',
+        description: 'I was charged more than the order.',
+        state: 'received',
+      }),
+    ]);
+    expect(data.bvnLookups).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'bvn_verification', madeFor: 'Verifying your BVN' }),
+        expect.objectContaining({
+          kind: 'data_shared',
+          consentId,
+          receivedBy: 'Ada Foods',
+          received: expect.arrayContaining(['bvn']),
+        }),
+      ]),
+    );
+
     const text = opened.body;
-    expect(opened.json<TPayerExportResponse>().data.profile.bvn).toMatchObject({
-      last4: person.bvn.slice(-4),
-    });
+    expect(data.profile.bvn).toMatchObject({ last4: person.bvn.slice(-4) });
     expect(text).not.toContain(person.bvn);
     expect(text).not.toContain(payer.token);
+    // No PIN, card number, CVV or BVN under a key of any shape, nor as long digits in any text.
+    expect(secretsInCopy(data, [phone])).toEqual([]);
     expect(text).not.toMatch(/"(publicKey|public_key|cardToken|codeHash|tokenHash)"/);
   });
 
