@@ -114,6 +114,7 @@ export const PAYER_RIGHTS_TEXTS = {
   eraseConfirm:
     'Erasing stops every active consent and its future payments, tells the merchants, and signs you out. Your name, number, BVN, passkeys, linked accounts and form answers are erased; what the law makes us keep stays, as listed below.',
   eraseConfirmButton: 'Erase my data',
+  erasePasskey: 'You will confirm with your passkey.',
   keptHeading: 'What we keep, and why',
   correctName: 'Correct my name',
   nameLabel: 'Your name',

@@ -230,6 +230,7 @@ test.describe('the payer’s data rights', () => {
     const confirm = data.getByRole('group', { name: 'Erase my data' });
     await expect(confirm).toContainText('What we keep, and why');
     await expect(confirm).toContainText('Money Laundering (Prevention and Prohibition) Act 2022');
+    await expect(confirm).toContainText('You will confirm with your passkey.');
     await look(page, testInfo, 'erasure-confirm');
     const { token: bearer } = await storedSession(page);
     // Confirmed with the passkey at the moment of asking (the virtual authenticator signs it).

@@ -177,6 +177,7 @@ export function PayerDataRights({ signErasure, onErasureAsked }: TPayerDataRight
           <p>{T.eraseConfirm}</p>
           <h4>{T.keptHeading}</h4>
           <KeptList kept={erasureKept()} />
+          <p className="muted">{T.erasePasskey}</p>
           <div className="payer-rights-actions">
             <Button variant="primary" onClick={() => void erase()}>
               {T.eraseConfirmButton}
