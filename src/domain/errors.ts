@@ -396,6 +396,10 @@ export const ERROR_CATALOGUE = {
   },
   DEBIT_NOTICE_NOT_FOUND: { status: 404, message: 'This payment link is not valid' },
   // The payer's rights over their data (ours, docs/payer-rights.md).
+  ERASURE_SIGNATURE_INVALID: {
+    status: 400,
+    message: 'The biometric approval does not match this erasure',
+  },
   NAME_NOT_CORRECTABLE: {
     status: 409,
     message: 'Your name was verified with your BVN: ask your bank to correct your BVN record',

@@ -59,9 +59,14 @@ export const LEGAL_HOLDS = {
 } as const;
 export type TLegalHold = keyof typeof LEGAL_HOLDS;
 
-/** The answer to an erasure: what was kept, and why, hold by hold. */
-export const erasureKept = (): Array<{ hold: TLegalHold; what: string; why: string }> =>
-  (Object.keys(LEGAL_HOLDS) as TLegalHold[]).map((hold) => ({ hold, ...LEGAL_HOLDS[hold] }));
+/**
+ * The answer to an erasure: what was kept, and why, hold by hold; of the holds given (those its
+ * answer stored), or of every hold (what an erasure may keep, said before it is asked).
+ */
+export const erasureKept = (
+  holds: readonly TLegalHold[] = Object.keys(LEGAL_HOLDS) as TLegalHold[],
+): Array<{ hold: TLegalHold; what: string; why: string }> =>
+  holds.map((hold) => ({ hold, ...LEGAL_HOLDS[hold] }));
 
 /** The name an erased payer's row keeps, and what its number becomes (unique, reaching no one). */
 export const ERASED_NAME = 'Erased payer';
@@ -109,13 +114,14 @@ export const PAYER_RIGHTS_TEXTS = {
   eraseConfirm:
     'Erasing stops every active consent and its future payments, tells the merchants, and signs you out. Your name, number, BVN, passkeys, linked accounts and form answers are erased; what the law makes us keep stays, as listed below.',
   eraseConfirmButton: 'Erase my data',
+  erasePasskey: 'You will confirm with your passkey.',
   keptHeading: 'What we keep, and why',
   correctName: 'Correct my name',
   nameLabel: 'Your name',
   saveName: 'Save name',
   requestsHeading: 'Your requests',
-  erasureAsked:
-    'We received your request. We will erase your data and sign you out; what we keep is listed under Your requests.',
+  erasureAskedHeading: 'We are erasing your data',
+  erasureNotApproved: 'Your passkey did not approve the erasure. Nothing was changed.',
   loading: 'Loading your requests...',
   failed: 'Your requests could not be loaded.',
   copyPreparing: 'Being prepared. We will send you a link by SMS when it is ready.',
@@ -129,6 +135,22 @@ export const PAYER_RIGHTS_TEXTS = {
     'This link has expired or is not right. Ask for a new copy from Your data on your consents page.',
 } as const;
 
+/**
+ * What the page says once an erasure is asked, and keeps saying after the erasure signs the payer
+ * out: when it was received and by when it is answered at the latest.
+ */
+export const erasureAskedLine = (
+  request: { receivedAt: string; dueAt: string },
+  formatDay: (iso: string) => string,
+): string =>
+  `We received your request on ${formatDay(request.receivedAt)}. Your data will be erased within minutes, and by ${formatDay(request.dueAt)} at the latest, and you will be signed out. What we keep is listed below.`;
+
+/**
+ * How often the page reads the payer's requests again while a copy or an erasure waits for its
+ * job (which answers within seconds): 30 reads a minute, well under the payer's lists' limit.
+ */
+export const REQUESTS_POLL_MS = 2_000;
+
 /** The printable page's sections, in the file's order, each under its own title. */
 export const EXPORT_SECTIONS = {
   phoneHistory: 'Phone numbers',
@@ -137,9 +159,12 @@ export const EXPORT_SECTIONS = {
   consents: 'Consents, every version of their record, and their history',
   payments: 'Payments',
   refunds: 'Refunds',
+  payouts: 'Money sent to your accounts',
   receipts: 'Receipts',
+  complaints: 'Complaints',
   forms: 'Form answers and uploaded files',
   sharedWithMerchants: 'Data shared with merchants',
+  bvnLookups: 'Who looked at your BVN',
   signIns: 'Sign-ins',
   requests: 'Your requests about your data',
 } as const;

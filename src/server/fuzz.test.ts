@@ -329,6 +329,7 @@ describe('fuzz: every registered route', () => {
         // The payer's data (docs/payer-rights.md), with the payer's token and the copy's link.
         '/api/users/data-requests',
         '/api/users/data-exports',
+        '/api/users/data-erasure-challenges',
         '/api/users/data-erasures',
         '/api/users/name',
         '/api/payer-exports/:token',

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { secretsInCopy } from '../../src/domain/test-support/copy-secrets';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
 import { expectNoViolations } from './axe';
 import {
@@ -22,7 +23,8 @@ import { consentPath, createConsent, snap } from './merchant';
 // your BVN", "Complaints") in real Chromium against the real server: a payer who paid by card
 // raises a complaint about the payment and sees its reference, targets and state, downloads a
 // copy of their data (every consent version, no card number, PIN, code or BVN in it) and opens
-// its printable page, then asks for their data to be erased; a payer who linked an account for a
+// its printable page, then asks for their data to be erased, confirming it with the passkey, and
+// reads what is kept and why once signed out; a payer who linked an account for a
 // consent sharing their BVN sees every lookup made with it.
 
 const other = { clientId: E2E.otherClientId, secret: E2E.otherClientSecret };
@@ -91,7 +93,7 @@ async function downloadCopy(page: Page, phone: string) {
 }
 
 type TCopy = {
-  profile: { fullName: string; bvn: { last4: string } | null };
+  profile: { fullName: string; phoneNumber: string; bvn: { last4: string } | null };
   consents: Array<{
     consentId: string;
     recordVersions: Array<{ record: unknown }>;
@@ -187,8 +189,8 @@ test.describe('the payer’s data rights', () => {
     expect(copy.profile.fullName).toBe('Chiamaka Obi');
     expect(text).not.toContain(card.number);
     expect(text).not.toContain(card.number.slice(0, 12));
-    expect(text).not.toMatch(new RegExp(`"pin"\\s*:\\s*"${card.pin}"`));
-    expect(text).not.toContain(`"cvv"`);
+    // No PIN, card number, CVV or BVN under a key of any shape, nor as long digits in any text.
+    expect(secretsInCopy(copy, [copy.profile.phoneNumber])).toEqual([]);
     await expectNoCodes(page.request, phone, text);
     await look(page, testInfo, 'copy-ready');
 
@@ -203,6 +205,11 @@ test.describe('the payer’s data rights', () => {
     });
     await expect(consents).toContainText(consentId);
     await expect(consents).toContainText('consent.granted');
+    // The complaint raised above, and the section of who looked at the BVN.
+    await expect(page.getByRole('region', { name: 'Complaints', exact: true })).toContainText(
+      reference,
+    );
+    await expect(page.getByRole('region', { name: 'Who looked at your BVN' })).toBeVisible();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download the file (JSON)' }).click();
     expect((await download).suggestedFilename()).toMatch(/^oya-money-my-data-.*\.json$/);
@@ -223,9 +230,28 @@ test.describe('the payer’s data rights', () => {
     const confirm = data.getByRole('group', { name: 'Erase my data' });
     await expect(confirm).toContainText('What we keep, and why');
     await expect(confirm).toContainText('Money Laundering (Prevention and Prohibition) Act 2022');
+    await expect(confirm).toContainText('You will confirm with your passkey.');
     await look(page, testInfo, 'erasure-confirm');
     const { token: bearer } = await storedSession(page);
+    // Confirmed with the passkey at the moment of asking (the virtual authenticator signs it).
+    const signed = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/api/users/data-erasures') &&
+        response.request().method() === 'POST',
+    );
     await confirm.getByRole('button', { name: 'Erase my data' }).click();
+    const erasure = await signed;
+    expect(erasure.status()).toBe(202);
+    expect(erasure.request().postDataJSON()).toMatchObject({
+      nonce: expect.any(String),
+      response: { response: { signature: expect.any(String) } },
+    });
+    // The answer on asking: when, by when, and what we keep and why; it outlives the session.
+    const answer = page.getByRole('region', { name: 'We are erasing your data' });
+    await expect(answer).toContainText(/We received your request on \d{1,2} \w{3} \d{4}/);
+    await expect(answer.getByRole('list', { name: 'What we keep, and why' })).toContainText(
+      'Money Laundering (Prevention and Prohibition) Act 2022',
+    );
 
     // The erasure's job, run by the server by itself, ends the payer's sessions: the page, which
     // reads the requests while the erasure waits, shows itself signed out, with the way to sign
@@ -235,7 +261,8 @@ test.describe('the payer’s data rights', () => {
     );
     await expect(signedOut).toBeVisible({ timeout: JOB_ANSWERED_MS });
     await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Your data' })).toBeHidden();
+    await expect(page.getByRole('region', { name: 'Your data', exact: true })).toBeHidden();
+    await expect(answer).toContainText('Money Laundering (Prevention and Prohibition) Act 2022');
     await look(page, testInfo, 'erased-signed-out');
     await page.reload();
     await expect(signedOut).toBeVisible();
@@ -315,6 +342,7 @@ test.describe('the payer’s data rights', () => {
     expect(copy.profile.bvn?.last4).toBe(person.bvn.slice(-4));
     expect(text).not.toContain(person.bvn);
     expect(text).not.toContain(target.accountNumber);
+    expect(secretsInCopy(copy, [copy.profile.phoneNumber])).toEqual([]);
     await expectNoCodes(page.request, phone, text);
   });
 });

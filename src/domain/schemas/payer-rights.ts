@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { LEGAL_HOLDS, PAYER_RIGHTS_KINDS, PAYER_RIGHTS_STATUSES } from '../payer-rights';
-import { ZFullName } from './auth';
-import { ZPrintable } from './fields';
+import { canonicalJson, ZAuthenticationResponse, ZFullName } from './auth';
+import { ZIdentifier, ZPrintable } from './fields';
 
 /*
  * The payer's rights over their data (docs/payer-rights.md): their requests, a copy of their data
@@ -58,6 +58,28 @@ export const ZPayerRightsRequestResponse = z.object({
   request: ZPayerRightsRequest,
 });
 
+export const ERASURE_SIGNING_TYPE = 'oya-money.data-erasure';
+
+/**
+ * What an erasure's signature says: erase my data. The nonce the server issued for it names the
+ * payer and is good for an erasure alone, so the message needs no more.
+ */
+export function erasureSigningMessage(input: { nonce: string }): string {
+  return canonicalJson({
+    type: ERASURE_SIGNING_TYPE,
+    version: 1,
+    nonce: input.nonce,
+    payload: { action: 'erase' },
+  });
+}
+
+/** POST /api/users/data-erasures body: the passkey's signature of the erasure, at the asking. */
+export const ZErasureRequest = z.object({
+  nonce: ZIdentifier,
+  response: ZAuthenticationResponse,
+});
+export type TErasureRequest = z.infer<typeof ZErasureRequest>;
+
 /** PUT /api/users/name { fullName }. */
 export const ZNameCorrection = z.object({ fullName: ZFullName });
 export type TNameCorrection = z.infer<typeof ZNameCorrection>;
@@ -85,9 +107,16 @@ export const ZPayerExport = z.object({
   consents: z.array(ZRecord),
   payments: z.array(ZRecord),
   refunds: z.array(ZRecord),
+  // Absent from a copy prepared before they were gathered (its link lasts a week).
+  /** Releases of what the payer's payment requests collected, to their accounts (masked). */
+  payouts: z.optional(z.array(ZRecord)),
   receipts: z.array(ZRecord),
+  /** Complaints the payer raised about their payments, with their words and states. */
+  complaints: z.optional(z.array(ZRecord)),
   forms: z.array(ZRecord),
   sharedWithMerchants: z.array(ZRecord),
+  /** Every lookup made with the payer's BVN or accounts, and each hand-over to a merchant. */
+  bvnLookups: z.optional(z.array(ZRecord)),
   signIns: z.array(ZRecord),
   requests: z.array(ZPayerRightsRequest),
 });

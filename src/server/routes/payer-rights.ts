@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
+import { ZRevocationChallengeResponse } from '../../domain/schemas/payer-consents';
 import {
+  ZErasureRequest,
   ZNameCorrection,
   ZPayerExportParams,
   ZPayerExportResponse,
@@ -17,6 +19,7 @@ import {
   listPayerRights,
   readExport,
 } from '../services/payer-rights/requests';
+import { issueErasureChallenge } from '../services/payer-rights/erasure-signature';
 import { listAllPayerRights } from '../services/payer-rights/operator-requests';
 import { requireOperator } from './operator-clients';
 import { payerOf, requirePasskeyProof, requirePayer } from './payer-guard';
@@ -24,10 +27,11 @@ import { jsonAnswers } from './responses';
 
 /*
  * The payer's rights over their data (docs/payer-rights.md): their requests, a copy, an erasure
- * and a correction of their name, each asked by a session a trusted passkey proved (the page asks
- * for the passkey on PASSKEY_PROOF_REQUIRED and tries again), limited per payer, and answering a
- * retry as the first (the open request of its kind, or the Idempotency-Key's first answer). The
- * copy's SMS link needs no session: its token opens that copy alone, limited per address.
+ * and a correction of their name, limited per payer, and answering a retry as the first (the open
+ * request of its kind, or the Idempotency-Key's first answer). A copy and a correction are asked
+ * by a session a trusted passkey proved (the page asks for the passkey on PASSKEY_PROOF_REQUIRED
+ * and tries again); an erasure is signed by the passkey as it is asked, over a nonce of its own.
+ * The copy's SMS link needs no session: its token opens that copy alone, limited per address.
  */
 export const payerRightsRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -37,7 +41,8 @@ export const payerRightsRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
   r.get(
     '/api/users/data-requests',
     {
-      onRequest: guard,
+      // The page reads it again every few seconds while a request is answered: well under this.
+      onRequest: [guard, ctx.limits.payerLists],
       schema: {
         operationId: 'listPayerDataRequests',
         summary: 'List the signed-in payer’s requests about their data, and their name’s rule',
@@ -74,9 +79,26 @@ export const payerRightsRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
   );
 
   r.post(
+    '/api/users/data-erasure-challenges',
+    {
+      onRequest: [ctx.limits.challenges, guard],
+      schema: {
+        operationId: 'createErasureChallenge',
+        summary: 'Get a nonce to sign the erasure of the payer’s data with',
+        response: jsonAnswers({ 200: ZRevocationChallengeResponse }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await issueErasureChallenge(ctx, payerOf(request).payerId)),
+    }),
+  );
+
+  r.post(
     '/api/users/data-erasures',
     {
-      onRequest: asking,
+      // The passkey's signature of this erasure is its proof: a session proven once is not asked.
+      onRequest: [guard, ctx.limits.payerRights],
       idempotency: {
         scope: (request) => `payer-rights.erasure:${payerOf(request).payerId}`,
         request: () => ({}),
@@ -85,9 +107,11 @@ export const payerRightsRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
         operationId: 'requestPayerDataErasure',
         summary: 'Ask for the payer’s data to be erased, but what a law makes us keep',
         description:
+          'Signed by the payer’s passkey over a nonce from `POST /api/users/data-erasure-challenges`. ' +
           'Every active consent of the payer is revoked first (its merchant gets ' +
           '`consent.revoked`), and every merchant a consent shared data with gets ' +
           '`payer.erasure_requested`. The answer lists what is kept, and why.',
+        body: ZErasureRequest,
         response: jsonAnswers({ 202: ZPayerRightsRequestResponse }),
       },
     },
@@ -95,7 +119,7 @@ export const payerRightsRoutes: FastifyPluginAsync<TRouteContext> = async (app, 
       reply.code(202);
       return {
         success: true as const,
-        request: await askErasure(ctx, payerOf(request).payerId),
+        request: await askErasure(ctx, payerOf(request), request.body),
       };
     },
   );

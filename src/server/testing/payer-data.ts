@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 import type { TDatabase } from '../db/database';
 import type { FastifyInstance } from 'fastify';
+import { erasureDigest } from '../services/payer-rights/erasure-signature';
 import type { SoftAuthenticator } from './soft-authenticator';
 import { signedGrant } from './identity';
 import { createTestClient } from './test-app';
@@ -58,4 +59,31 @@ export async function grantedWithSharing({ app, database, payer, accountId, dueD
   });
   expect(granted.statusCode, granted.body).toBe(200);
   return { consentId, merchant };
+}
+
+type TSigningPayer = { soft: SoftAuthenticator; headers: Record<string, string> };
+
+/**
+ * An erasure's body as the page sends it: a nonce from POST /api/users/data-erasure-challenges,
+ * signed by `signer`'s passkey (the payer's own, unless a test says otherwise).
+ */
+export async function erasureBody(app: FastifyInstance, payer: TSigningPayer, signer = payer.soft) {
+  const issued = await app.inject({
+    method: 'POST',
+    url: '/api/users/data-erasure-challenges',
+    headers: payer.headers,
+  });
+  expect(issued.statusCode, issued.body).toBe(200);
+  const { nonce } = issued.json<{ nonce: string }>();
+  return { nonce, response: signer.assert(erasureDigest(nonce)) };
+}
+
+/** POST /api/users/data-erasures, signed by the payer's passkey. */
+export async function askErasure(app: FastifyInstance, payer: TSigningPayer) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/users/data-erasures',
+    headers: payer.headers,
+    payload: await erasureBody(app, payer),
+  });
 }

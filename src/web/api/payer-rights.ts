@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { TPayerRightsResponse } from '../../domain/schemas/payer-rights';
+import { REQUESTS_POLL_MS } from '../../domain/payer-rights';
+import type { TErasureRequest, TPayerRightsResponse } from '../../domain/schemas/payer-rights';
 import { apiFetch } from './http';
 
 /** The payer's requests about their data and their name's rule (docs/payer-rights.md). */
 export const payerRightsQueryKey = ['payer-rights'] as const;
-
-/** How often a request its job answers is asked after: the job answers within seconds. */
-const PREPARING_POLL_MS = 2_000;
 
 /**
  * GET /api/users/data-requests, read again while a copy is being prepared or an erasure waits
@@ -17,23 +15,33 @@ export function usePayerRightsQuery() {
     queryKey: payerRightsQueryKey,
     refetchInterval: (query: { state: { data?: TPayerRightsResponse } }) =>
       query.state.data?.requests.some((r) => r.kind !== 'correction' && r.status === 'received')
-        ? PREPARING_POLL_MS
+        ? REQUESTS_POLL_MS
         : false,
     queryFn: ({ signal }) =>
       apiFetch('/api/users/data-requests', { answer: 'ZPayerRightsResponse', signal }),
   });
 }
 
-/** The requests: a copy, an erasure, a corrected name (each may need the passkey's proof). */
+/**
+ * The requests: a copy and a corrected name (each may need the passkey's proof), and an erasure,
+ * signed by the passkey over a nonce of its own.
+ */
 export const payerRightsApi = {
   askExport: () =>
     apiFetch('/api/users/data-exports', {
       method: 'POST',
       answer: 'ZPayerRightsRequestResponse',
     }),
-  askErasure: () =>
+  /** A nonce for one erasure signature. */
+  erasureChallenge: () =>
+    apiFetch('/api/users/data-erasure-challenges', {
+      method: 'POST',
+      answer: 'ZRevocationChallengeResponse',
+    }),
+  askErasure: (signed: TErasureRequest) =>
     apiFetch('/api/users/data-erasures', {
       method: 'POST',
+      body: signed,
       answer: 'ZPayerRightsRequestResponse',
     }),
   correctName: (fullName: string) =>

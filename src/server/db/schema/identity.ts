@@ -198,6 +198,8 @@ export const CHALLENGE_PURPOSES = [
   'pause',
   // A signed-in payer's passkey proving their session (docs/identity.md "Step-up").
   'step-up',
+  // A payer's erasure of their data, confirmed by their passkey as they ask (docs/payer-rights.md).
+  'erasure',
 ] as const;
 
 /**

@@ -95,6 +95,7 @@ type TAssertionInput = {
     | 'GRANT_SIGNATURE_INVALID'
     | 'REVOCATION_SIGNATURE_INVALID'
     | 'PAUSE_SIGNATURE_INVALID'
+    | 'ERASURE_SIGNATURE_INVALID'
     | 'PASSKEY_APPROVAL_INVALID';
   /**
    * The signature authorises money (a debit, a mandate) or another passkey: only a passkey that

@@ -31,6 +31,7 @@ import {
   smsQueue,
   webauthnChallenges,
 } from '../../db/schema';
+import { signatureRecord, type TVerifiedGrant } from '../identity/signed-grants';
 import { stopOwnMandatesOf } from '../linking/own-mandates';
 import { recordMerchantEvent } from '../change-records';
 import { removeStoredFile } from '../forms/form-files';
@@ -40,7 +41,8 @@ import { moveConsent } from '../consents/consent-moves';
 
 /*
  * A payer's erasure (docs/payer-rights.md "Erase my data"), in two steps:
- * 1. The request's transaction (requests.ts askErasure): the request received; every consent of
+ * 1. The request's transaction (requests.ts askErasure), once the payer's passkey signed the
+ *    erasure (erasure-signature.ts): the nonce used up; the request received; every consent of
  *    the payer still granted revoked as a revocation does (its future payments and their pending
  *    collections cancelled, its mandates stopped at the bank by their job, `consent.revoked` to
  *    the merchant); every merchant a consent shared data with told `payer.erasure_requested`,
@@ -56,12 +58,16 @@ export const ERASURE_JOB = 'payer-rights.erase';
 /** The holds an erasure answers with, in the order the answer lists them. */
 export const ERASURE_HOLDS: TLegalHold[] = ['money', 'consentRecord'];
 
-/** Step 1: the payer's granted consents revoked, their merchants told; answers how many. */
+/**
+ * Step 1: the payer's granted consents revoked, their merchants told; answers how many. Each
+ * revocation's audit row keeps the passkey's signature of the erasure that asked it.
+ */
 export async function stopConsentsForErasure(
   jobs: TJobQueue,
   tx: TDb,
   payerId: string,
   now: Date,
+  signature: TVerifiedGrant,
 ): Promise<number> {
   const granted = await tx
     .select({ consentId: consents.id })
@@ -88,6 +94,7 @@ export async function stopConsentsForErasure(
       actor: `payer:${payerId}`,
       data: {
         reason: 'erasure_requested',
+        signature: signatureRecord(signature),
         cancelledPaymentIds: cancelled.paymentIds,
         cancelledCollectionIds: cancelled.collectionIds,
       },
@@ -261,6 +268,37 @@ async function eraseAccounts(tx: TDb, payerId: string): Promise<void> {
 }
 
 /**
+ * The holds that keep some of this payer's data, read before anything is erased: the answer
+ * names what was kept, not what an erasure may keep. Money: an account or card they linked, or a
+ * payment they made (its records, the account numbers and names on them). The consent record: a
+ * consent they granted.
+ */
+async function holdsOver(tx: TDb, payerId: string): Promise<TLegalHold[]> {
+  const any = async (rows: Promise<unknown[]>) => (await rows).length > 0;
+  const held: Record<TLegalHold, boolean> = {
+    money:
+      (await any(
+        tx
+          .select({ id: payerAccounts.id })
+          .from(payerAccounts)
+          .where(eq(payerAccounts.payerId, payerId))
+          .limit(1),
+      )) ||
+      (await any(
+        tx
+          .select({ id: paymentAttempts.id })
+          .from(paymentAttempts)
+          .where(eq(paymentAttempts.payerId, payerId))
+          .limit(1),
+      )),
+    consentRecord: await any(
+      tx.select({ id: consents.id }).from(consents).where(eq(consents.grantedBy, payerId)).limit(1),
+    ),
+  };
+  return ERASURE_HOLDS.filter((hold) => held[hold]);
+}
+
+/**
  * Step 2, the erasure's job: in one transaction that takes the request only while it is received,
  * everything not held erased or made anonymous, and the request done. A job run again after it
  * committed finds the request done and does nothing.
@@ -273,7 +311,7 @@ export async function eraseFor(
   const files = await ctx.db.transaction(async (tx) => {
     const [request] = await tx
       .update(payerRightsRequests)
-      .set({ status: 'done', doneAt: now, kept: ERASURE_HOLDS })
+      .set({ status: 'done', doneAt: now })
       .where(
         and(
           eq(payerRightsRequests.id, requestId),
@@ -289,6 +327,10 @@ export async function eraseFor(
       .where(eq(payers.id, request.payerId))
       .for('update');
     if (!payer) return null;
+    await tx
+      .update(payerRightsRequests)
+      .set({ kept: await holdsOver(tx, payer.id) })
+      .where(eq(payerRightsRequests.id, requestId));
     const storageKeys = await eraseFormAnswers(tx, payer.id);
     await eraseIdentity(tx, payer);
     await eraseAccounts(tx, payer.id);

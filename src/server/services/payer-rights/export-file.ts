@@ -1,9 +1,12 @@
-import { asc, eq, inArray, or } from 'drizzle-orm';
+import { asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { maskAccountNumber } from '../../../domain/account-row';
+import { bvnLookupPurposeText } from '../../../domain/bvn-lookups';
 import type { TPayerExport, TPayerRightsRequest } from '../../../domain/schemas/payer-rights';
 import type { TDb } from '../../db/database';
 import {
   authSessions,
+  bvnLookups,
   consentEvents,
   consents,
   dataSharingItems,
@@ -15,15 +18,19 @@ import {
   payerAccounts,
   payers,
   paymentAttempts,
+  paymentComplaints,
   paymentRefunds,
   payments,
+  payouts,
 } from '../../db/schema';
 
 /*
  * The copy of everything held about a payer (docs/payer-rights.md "The copy"), read in one place
  * so that what the file holds is listed once. Nothing in it is a secret in clear: the BVN is its
  * last 4 digits, an account or card its last 4, a passkey its name and dates (never its key), a
- * sign-in its method and dates (never its token), an uploaded file its name, type and size.
+ * sign-in its method and dates (never its token), an uploaded file its name, type and size, a
+ * lookup of the BVN what it was for and who received what (the BVN is in none of them).
+ * export-coverage.ts names the section of every table that holds the payer's data.
  */
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
@@ -194,6 +201,101 @@ async function sharedOf(db: TDb, payerId: string) {
     .map((row) => ({ ...row, grantedAt: iso(row.grantedAt), endedAt: iso(row.endedAt) }));
 }
 
+/** The complaints the payer raised, with their words, targets and states. */
+async function complaintsOf(db: TDb, payerId: string) {
+  const rows = await db
+    .select({ complaint: paymentComplaints, merchant: merchants.name })
+    .from(paymentComplaints)
+    .innerJoin(merchants, eq(merchants.id, paymentComplaints.merchantId))
+    .where(eq(paymentComplaints.payerId, payerId))
+    .orderBy(asc(paymentComplaints.createdAt));
+  return rows.map(({ complaint: c, merchant }) => ({
+    reference: c.reference,
+    paymentId: c.paymentId,
+    consentId: c.consentId,
+    merchant,
+    category: c.category,
+    description: c.description,
+    state: c.state,
+    raisedAt: c.createdAt.toISOString(),
+    acknowledgeBy: c.acknowledgeBy.toISOString(),
+    resolveBy: c.resolveBy.toISOString(),
+    acknowledgedAt: iso(c.acknowledgedAt),
+    resolvedAt: iso(c.resolvedAt),
+    resolution: c.resolution,
+  }));
+}
+
+/** The merchant of the consent a lookup was made for (beside the one that received data). */
+const consentMerchants = alias(merchants, 'consent_merchants');
+
+/**
+ * Every lookup made with the payer's BVN or accounts: when, what for, through which provider, and
+ * which merchant received what. An account is its bank and last 4 digits, as the lookup kept it.
+ */
+async function bvnLookupsOf(db: TDb, payerId: string) {
+  const rows = await db
+    .select({
+      lookup: bvnLookups,
+      receivedBy: merchants.name,
+      consentMerchantName: consentMerchants.name,
+      // The payer's account at that bank ending in those digits names the bank.
+      bankName: sql<string | null>`(
+        select ${payerAccounts.bankName} from ${payerAccounts}
+        where ${payerAccounts.payerId} = ${bvnLookups.payerId}
+          and ${payerAccounts.institutionCode} = ${bvnLookups.institutionCode}
+          and right(${payerAccounts.accountNumber}, 4) = ${bvnLookups.accountLast4}
+        order by ${payerAccounts.createdAt}, ${payerAccounts.id}
+        limit 1
+      )`,
+    })
+    .from(bvnLookups)
+    .leftJoin(merchants, eq(merchants.id, bvnLookups.merchantId))
+    .leftJoin(consents, eq(consents.id, bvnLookups.consentId))
+    .leftJoin(consentMerchants, eq(consentMerchants.id, consents.merchantId))
+    .where(eq(bvnLookups.payerId, payerId))
+    .orderBy(asc(bvnLookups.createdAt), asc(bvnLookups.id));
+  return rows.map(({ lookup, receivedBy, consentMerchantName, bankName }) => {
+    const account =
+      lookup.institutionCode && lookup.accountLast4
+        ? {
+            bankName: bankName ?? `Bank ${lookup.institutionCode}`,
+            accountNumber: maskAccountNumber(lookup.accountLast4),
+          }
+        : null;
+    return {
+      kind: lookup.kind,
+      at: lookup.createdAt.toISOString(),
+      madeFor: bvnLookupPurposeText({ kind: lookup.kind, consentMerchantName, account }),
+      consentId: lookup.consentId,
+      provider: lookup.provider,
+      account,
+      receivedBy,
+      received: lookup.items,
+    };
+  });
+}
+
+/** What the payer released from their payment requests' wallet to their accounts (masked). */
+async function payoutsOf(db: TDb, payerId: string) {
+  const rows = await db
+    .select()
+    .from(payouts)
+    .where(eq(payouts.payerId, payerId))
+    .orderBy(asc(payouts.createdAt));
+  return rows.map((p) => ({
+    payoutId: p.id,
+    amount: p.amount,
+    bankName: p.bankName,
+    accountNumber: maskAccountNumber(p.accountNumber),
+    accountName: p.accountName,
+    status: p.status,
+    failureReason: p.failureReason,
+    createdAt: p.createdAt.toISOString(),
+    endedAt: iso(p.endedAt),
+  }));
+}
+
 /** The payer's linked accounts and cards, masked. */
 async function accountsOf(db: TDb, payerId: string) {
   const rows = await db.select().from(payerAccounts).where(eq(payerAccounts.payerId, payerId));
@@ -245,8 +347,11 @@ export async function payerExport(
     accounts: await accountsOf(db, payerId),
     consents: consentList,
     ...(await moneyOf(db, payerId, consentIds)),
+    payouts: await payoutsOf(db, payerId),
+    complaints: await complaintsOf(db, payerId),
     forms: await formsOf(db, consentIds),
     sharedWithMerchants: await sharedOf(db, payerId),
+    bvnLookups: await bvnLookupsOf(db, payerId),
     signIns: sessions.map((s) => ({
       method: s.method,
       at: s.createdAt.toISOString(),

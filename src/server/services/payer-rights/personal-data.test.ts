@@ -17,7 +17,7 @@ import {
   payerWithPasskey,
   sendCode,
 } from '../../testing/identity';
-import { grantedWithSharing } from '../../testing/payer-data';
+import { askErasure, grantedWithSharing } from '../../testing/payer-data';
 import { consentWithPayment, linkByTestTransfer } from '../../testing/payments';
 import { createTestClient, useTestApp, testClock } from '../../testing/test-app';
 import { SAMPLE_FORM_INPUT } from '../../../domain/test-support/form-fixtures';
@@ -188,11 +188,7 @@ describe('an erasure', () => {
       'payers.bvn_hash',
     );
 
-    const erased = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/users/data-erasures',
-      headers: payer.headers,
-    });
+    const erased = await askErasure(ctx.app, payer);
     expect(erased.statusCode, erased.body).toBe(202);
     expect(await ctx.context.jobs.drain([ERASURE_JOB])).toBe(1);
 

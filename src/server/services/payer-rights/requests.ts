@@ -11,6 +11,7 @@ import {
 } from '../../../domain/payer-rights';
 import { formatPaymentDate } from '../../../domain/payment-date';
 import type {
+  TErasureRequest,
   TPayerExportResponse,
   TPayerRightsListedRequest,
   TPayerRightsRequest,
@@ -26,7 +27,13 @@ import { AppError } from '../../app-error';
 import { sameSecret } from '../forms/form-files';
 import { identityKeys } from '../identity/identity-keys';
 import { storedSecret } from '../../crypto/server-secrets';
-import { ERASURE_JOB, stopConsentsForErasure, tellMerchantsOfErasure } from './erasure';
+import {
+  ERASURE_HOLDS,
+  ERASURE_JOB,
+  stopConsentsForErasure,
+  tellMerchantsOfErasure,
+} from './erasure';
+import { checkErasureSignature, claimErasureNonce } from './erasure-signature';
 import { payerExport } from './export-file';
 import { requestView } from './request-view';
 
@@ -98,16 +105,19 @@ export async function listPayerRights(
 /**
  * A request of `kind` received, or the one of that kind still open: one statement, which the
  * unique index of open requests makes the only one of two at once. `then` runs in the same
- * transaction for a new one only.
+ * transaction for a new one only; `first`, in it before anything, for either (a throw there
+ * leaves nothing written).
  */
 async function receive(
   ctx: Pick<TAppContext, 'db' | 'clock'>,
   payerId: string,
   kind: TPayerRightsKind,
   then: (tx: TDb, requestId: string, now: Date) => Promise<void>,
+  first?: (tx: TDb, now: Date) => Promise<void>,
 ): Promise<TPayerRightsRequest> {
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
+    await first?.(tx, now);
     const [inserted] = await tx
       .insert(payerRightsRequests)
       .values({
@@ -116,6 +126,8 @@ async function receive(
         kind,
         receivedAt: now,
         dueAt: answerDueAt(now),
+        // An erasure's answer on receipt: what it may keep; its job stores what it kept.
+        kept: kind === 'erasure' ? ERASURE_HOLDS : null,
       })
       .onConflictDoNothing()
       .returning();
@@ -150,18 +162,29 @@ export function askExport(
 }
 
 /**
- * POST /api/users/data-erasures: the erasure asked for; with it, the payer's active consents
- * stopped and the merchants who received their data told (erasure.ts step 1).
+ * POST /api/users/data-erasures: the erasure asked for, signed by the payer's passkey as they ask
+ * (erasure-signature.ts); with it, the payer's active consents stopped, each revocation's audit
+ * row keeping the signature, and the merchants who received their data told (erasure.ts step 1).
+ * The signature's nonce is used up in the same transaction, whether the request is new or open.
  */
-export function askErasure(
-  ctx: Pick<TAppContext, 'db' | 'clock' | 'jobs'>,
-  payerId: string,
+export async function askErasure(
+  ctx: Pick<TAppContext, 'db' | 'clock' | 'jobs' | 'config'>,
+  session: { payerId: string; sessionId: string },
+  signed: TErasureRequest,
 ): Promise<TPayerRightsRequest> {
-  return receive(ctx, payerId, 'erasure', async (tx, requestId, now) => {
-    await stopConsentsForErasure(ctx.jobs, tx, payerId, now);
-    await tellMerchantsOfErasure(ctx.jobs, tx, payerId, now);
-    await ctx.jobs.enqueue(tx, ERASURE_JOB, { requestId }, { singletonKey: requestId });
-  });
+  const { payerId } = session;
+  const signature = await checkErasureSignature(ctx, session, signed);
+  return receive(
+    ctx,
+    payerId,
+    'erasure',
+    async (tx, requestId, now) => {
+      await stopConsentsForErasure(ctx.jobs, tx, payerId, now, signature);
+      await tellMerchantsOfErasure(ctx.jobs, tx, payerId, now);
+      await ctx.jobs.enqueue(tx, ERASURE_JOB, { requestId }, { singletonKey: requestId });
+    },
+    (tx, now) => claimErasureNonce(tx, signed.nonce, now),
+  );
 }
 
 /**

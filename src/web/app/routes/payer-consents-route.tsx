@@ -9,6 +9,9 @@ const signRevocation = (consentId: string) =>
 const signPause = (consentId: string, action: TPauseAction) =>
   import('../../features/auth/sign-grant').then((module) => module.signPause(consentId, action));
 
+const signErasure = () =>
+  import('../../features/auth/sign-grant').then((module) => module.signErasure());
+
 const signReceiptRevocation = (token: string, consentId: string) =>
   import('../../features/auth/sign-receipt-revocation').then((module) =>
     module.signReceiptRevocation(token, consentId),
@@ -22,6 +25,7 @@ export function PayerConsentsRoute() {
       signedIn={signedIn}
       signRevocation={signRevocation}
       signPause={signPause}
+      signErasure={signErasure}
       signReceiptRevocation={signReceiptRevocation}
     />
   );

@@ -11,7 +11,9 @@ import {
   type TPauseAction,
   type TRevokeConsentRequest,
 } from '../../../domain/schemas/payer-consents';
+import { erasureSigningMessage, type TErasureRequest } from '../../../domain/schemas/payer-rights';
 import { authApi } from '../../api/auth';
+import { payerRightsApi } from '../../api/payer-rights';
 import { payerConsentsApi } from '../../api/payer-consents';
 import { signingChallenge } from './webauthn-digest';
 
@@ -60,6 +62,18 @@ export async function signPause(
 ): Promise<TRevokeConsentRequest> {
   const { nonce, options } = await payerConsentsApi.pauseChallenge(consentId);
   const challenge = await signingChallenge(pauseSigningMessage({ consentId, nonce, action }));
+  const response = await startAuthentication({ optionsJSON: { ...options, challenge } });
+  return { nonce, response: ZAuthenticationResponse.parse(response) };
+}
+
+/**
+ * The erasure of the payer's data signed by their passkey as they confirm it
+ * (docs/payer-rights.md "Erase my data"): a nonce issued for an erasure, and the passkey's
+ * signature of the erasure message bound to it.
+ */
+export async function signErasure(): Promise<TErasureRequest> {
+  const { nonce, options } = await payerRightsApi.erasureChallenge();
+  const challenge = await signingChallenge(erasureSigningMessage({ nonce }));
   const response = await startAuthentication({ optionsJSON: { ...options, challenge } });
   return { nonce, response: ZAuthenticationResponse.parse(response) };
 }

@@ -1,10 +1,12 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { TPauseAction, TRevokeConsentRequest } from '../../../domain/schemas/payer-consents';
+import type { TErasureRequest, TPayerRightsRequest } from '../../../domain/schemas/payer-rights';
 import { usePayerConsentsQuery } from '../../api/payer-consents';
 import { clearSignIn, onSessionEnded } from '../../api/session';
 import { EXPORT_PAGE_PARAM, PAYER_CONSENTS_PATH } from '../../../domain/payer-pages';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
+import { ErasureAsked } from './erasure-asked';
 import { PayerConsentItem } from './payer-consent-item';
 import { PayerDevices } from './payer-devices';
 import { PhoneNumberChange } from './phone-number-change';
@@ -44,6 +46,8 @@ type TPayerConsentsPageProps = {
   signRevocation(consentId: string): Promise<TRevokeConsentRequest>;
   /** The passkey's signature of a pause or resume of a consent's future payments. */
   signPause(consentId: string, action: TPauseAction): Promise<TRevokeConsentRequest>;
+  /** The passkey's signature of the erasure of the payer's data, as they confirm it. */
+  signErasure(): Promise<TErasureRequest>;
   /** The same from the SMS receipt's link: its nonce asked for by the receipt's token. */
   signReceiptRevocation(token: string, consentId: string): Promise<TRevokeConsentRequest>;
 };
@@ -146,6 +150,7 @@ export function PayerConsentsPage({
   signedIn,
   signRevocation,
   signPause,
+  signErasure,
   signReceiptRevocation,
 }: TPayerConsentsPageProps) {
   const query = usePayerConsentsQuery(signedIn);
@@ -159,6 +164,8 @@ export function PayerConsentsPage({
   const [receiptToken] = useState(receiptTokenInUrl);
   // Opened from the SMS's link to a copy of the payer's data: its printable page, no session.
   const [exportToken] = useState(exportTokenInUrl);
+  // An erasure asked: its answer stays on the page after the erasure signs the payer out.
+  const [erasure, setErasure] = useState<TPayerRightsRequest | null>(null);
 
   if (exportToken) {
     return (
@@ -189,6 +196,7 @@ export function PayerConsentsPage({
   return (
     <PageCard labelledBy="payer-consents-title">
       <h1 id="payer-consents-title">Your consents</h1>
+      {erasure ? <ErasureAsked request={erasure} /> : null}
       <ConsentList signedIn={signedIn} query={query} actions={actions} />
       {signedIn ? <PayerDevices /> : null}
       {signedIn ? <PhoneNumberChange /> : null}
@@ -196,7 +204,7 @@ export function PayerConsentsPage({
         <Suspense fallback={sectionLoading}>
           <PayerComplaints />
           <PayerBvnLookups />
-          <PayerDataRights />
+          <PayerDataRights signErasure={signErasure} onErasureAsked={setErasure} />
         </Suspense>
       ) : null}
     </PageCard>

@@ -8,11 +8,17 @@ import {
   payerRightsLine,
 } from '../../../domain/payer-rights';
 import { formatPaymentDate } from '../../../domain/payment-date';
-import type { TPayerRightsListedRequest } from '../../../domain/schemas/payer-rights';
+import type {
+  TErasureRequest,
+  TPayerRightsListedRequest,
+  TPayerRightsRequest,
+} from '../../../domain/schemas/payer-rights';
+import { isApiError } from '../../api/api-error';
 import { payerRightsApi, payerRightsQueryKey, usePayerRightsQuery } from '../../api/payer-rights';
 import { BusyOverlay } from '../../ui/busy-overlay';
 import { Button } from '../../ui/button';
 import { Spinner } from '../../ui/spinner';
+import { KeptList } from './kept-list';
 import { withPasskeyProof } from './passkey-proof';
 import './payer-data-rights.css';
 
@@ -21,7 +27,8 @@ import './payer-data-rights.css';
  * Erase my data, and every request with its dates (an erasure's with what it keeps, and why). A
  * copy being prepared is read again every few seconds until it is ready; its link comes by SMS.
  * Each request needs the passkey: a session signed in by an SMS code proves itself first (the
- * step-up). Loaded when the page first draws it, apart from the consent page's first screen.
+ * step-up), and an erasure is signed by the passkey as the payer confirms it. Loaded when the page
+ * first draws it, apart from the consent page's first screen.
  */
 
 const day = (iso: string) => formatPaymentDate(iso) ?? iso;
@@ -50,15 +57,7 @@ function RequestList({ requests }: { requests: TPayerRightsListedRequest[] }) {
                 <strong>{line.label}</strong>: {line.state}
               </span>
               <CopyLink request={request} />
-              {request.kept ? (
-                <ul className="payer-rights-kept" aria-label={T.keptHeading}>
-                  {request.kept.map((kept) => (
-                    <li key={kept.hold}>
-                      {kept.what}. {kept.why}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
+              {request.kept ? <KeptList kept={request.kept} /> : null}
             </li>
           );
         })}
@@ -90,7 +89,22 @@ function NameForm({ fullName, onSave }: { fullName: string; onSave: (name: strin
   );
 }
 
-export function PayerDataRights() {
+/** Why an erasure was not asked, in words for the payer. */
+function erasureFailure(error: unknown): string {
+  if (isApiError(error)) return error.message;
+  // WebAuthn's refusal: the payer closed the prompt, or it timed out.
+  if (error instanceof Error && error.name === 'NotAllowedError') return T.erasureNotApproved;
+  return 'Something went wrong. Please try again.';
+}
+
+type TPayerDataRightsProps = {
+  /** The passkey's signature of the erasure, asked as the payer confirms it. */
+  signErasure(): Promise<TErasureRequest>;
+  /** The erasure's answer on asking: what it keeps, and why, which the page keeps showing. */
+  onErasureAsked(request: TPayerRightsRequest): void;
+};
+
+export function PayerDataRights({ signErasure, onErasureAsked }: TPayerDataRightsProps) {
   const id = useId();
   const query = usePayerRightsQuery();
   const client = useQueryClient();
@@ -110,6 +124,23 @@ export function PayerDataRights() {
   };
   const run = (call: () => Promise<unknown>, done: string | null) => {
     void ask(call, done);
+  };
+  const erase = async () => {
+    setConfirming(false);
+    setNote(null);
+    try {
+      setProving(true);
+      let signed: TErasureRequest;
+      try {
+        signed = await signErasure();
+      } finally {
+        setProving(false);
+      }
+      onErasureAsked((await payerRightsApi.askErasure(signed)).request);
+    } catch (error) {
+      setNote(erasureFailure(error));
+    }
+    await client.invalidateQueries({ queryKey: payerRightsQueryKey });
   };
   const data = query.data;
   const latestCopy = data?.requests.find((request) => request.kind === 'export');
@@ -145,21 +176,10 @@ export function PayerDataRights() {
         <div className="payer-rights-confirm" role="group" aria-label={T.erase}>
           <p>{T.eraseConfirm}</p>
           <h4>{T.keptHeading}</h4>
-          <ul>
-            {erasureKept().map((kept) => (
-              <li key={kept.hold}>
-                {kept.what}. {kept.why}
-              </li>
-            ))}
-          </ul>
+          <KeptList kept={erasureKept()} />
+          <p className="muted">{T.erasePasskey}</p>
           <div className="payer-rights-actions">
-            <Button
-              variant="primary"
-              onClick={() => {
-                setConfirming(false);
-                run(payerRightsApi.askErasure, T.erasureAsked);
-              }}
-            >
+            <Button variant="primary" onClick={() => void erase()}>
               {T.eraseConfirmButton}
             </Button>
             <Button variant="secondary" onClick={() => setConfirming(false)}>
