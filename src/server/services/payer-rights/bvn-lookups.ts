@@ -19,8 +19,9 @@ import { decodeListCursor, encodeListCursor } from '../list-cursor';
  * Who looked at the payer's BVN (docs/payer-consents.md "Who looked at your BVN"). Each lookup is
  * recorded where it is made, by the code that makes it, in the transaction of its effect where
  * it has one:
- * - bvn_verification: the registry proved the BVN (identity/bvn.ts verifyBvnCode), written with
- *   the payer's verified BVN;
+ * - bvn_verification: the BVN was given to a registry to verify it (identity/bvn.ts
+ *   startBvnVerification), written when that registry answered, naming it, whether the payer
+ *   then gives its code or not;
  * - account_owner: the registry was asked whose BVN an account is held under
  *   (linking/account-owners.ts holderOfAccount), written with the answer kept for the account;
  *   only a billed lookup is one: a kept answer read again asks nobody;

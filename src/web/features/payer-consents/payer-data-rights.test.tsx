@@ -54,7 +54,10 @@ const drawn = () =>
     <QueryClientProvider
       client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
     >
-      <PayerDataRights />
+      <PayerDataRights
+        signErasure={() => Promise.reject(new Error('no erasure is asked here'))}
+        onErasureAsked={() => {}}
+      />
     </QueryClientProvider>,
   );
 
