@@ -1,8 +1,8 @@
 /*
  * What a copy of a payer's data must never hold (docs/payer-rights.md "Download my data"): a PIN,
  * a card number (PAN), a CVV or a BVN, under a key of whatever shape ('pin', 'cardPin',
- * 'card_pin', 'PAN', 'bvnNumber'), nor a run of digits as long as a BVN or a card number in any
- * text. For tests of the copy, server and browser alike.
+ * 'card_pin', 'PAN', 'bvnNumber'), nor a run of digits as long as a BVN or a card number standing
+ * alone in any text. For tests of the copy, server and browser alike.
  */
 
 /** A key's words: 'cardPin', 'card_pin' and 'CARD-PIN' are all ['card', 'pin']. */
@@ -18,8 +18,12 @@ const ALWAYS_SECRET = new Set(['pin', 'cvv', 'cvc', 'password', 'otp']);
 /** Keys whose scalar value may be its last 4 digits at most ('bvnLast4', a masked card). */
 const LAST_4_AT_MOST = new Set(['pan', 'bvn']);
 
-/** Digits as long as a BVN (11) or a card number (12 to 19), standing alone in a text. */
-const LONG_DIGITS = /(?<!\d)\d{11,19}(?!\d)/g;
+/**
+ * Digits as long as a BVN (11) or a card number (12 to 19), standing alone in a text: not inside
+ * a word such as a hash or an id, whose hex or base64 holds such runs by chance (a SHA-256 in hex
+ * holds 11 digits in a row about one time in four).
+ */
+const LONG_DIGITS = /(?<![0-9A-Za-z])\d{11,19}(?![0-9A-Za-z])/g;
 
 /**
  * Every place in `copy` (a parsed file) that holds a secret: its path and why. `allowedDigits`
