@@ -35,6 +35,7 @@ describe('the elimination count across processes', () => {
       database,
       openStreams: () => null,
       jobBacklog: () => null,
+      now: () => clock.now(),
     });
     countEliminations(health, metrics);
     return { health, metrics };

@@ -27,6 +27,8 @@ export type TScrapeSources = {
   openStreams(): number | null;
   /** The job engine's backlog; null while no engine runs in this app. */
   jobBacklog(): Promise<TJobBacklogSample[]> | null;
+  /** The app's clock: what a payer's request is overdue against. */
+  now(): Date;
 };
 
 export type TMetrics = ReturnType<typeof createMetrics>;
@@ -55,6 +57,7 @@ export function createMetrics(sources: TScrapeSources) {
   const { db } = sources.database;
   registerPaymentAttempts(registry, db);
   registerOwedBack(registry, db);
+  registerPayerRequests(registry, db, () => sources.now());
   registerWebhookBacklog(registry, db);
   registerJobBacklog(registry, sources);
   registerOpenStreams(registry, sources);
@@ -200,6 +203,40 @@ function registerOwedBack(registry: Registry, db: TDatabase['db']): void {
     registers: [registry],
     async collect() {
       for (const { refund, kobo } of await owedBack()) this.set({ refund }, kobo);
+    },
+  });
+}
+
+/**
+ * What payers asked of the operator and wait for (docs/payer-rights.md): complaints to acknowledge
+ * and to resolve, and requests about their data still being answered, each open or past its
+ * target, read at each scrape. The operator hears of a new complaint, and of one late, by the
+ * alerts on it (docs/operations.md "Alerts and what they mean").
+ */
+function registerPayerRequests(registry: Registry, db: TDatabase['db'], now: () => Date): void {
+  new Gauge({
+    name: 'oya_payer_requests_open',
+    help: 'What payers wait for from the operator, by request (complaint_acknowledge, complaint_resolve, or a data request: export, erasure, …) and whether it is past its target (overdue true or false)',
+    labelNames: ['request', 'overdue'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const at = now().toISOString();
+      const rows = rowsOf<{ request: string; overdue: boolean; n: string | number }>(
+        await db.execute(sql`
+          select 'complaint_acknowledge' as request, acknowledge_by < ${at}::timestamptz as overdue,
+                 count(*) as n
+            from payment_complaints where state = 'received' group by 2
+          union all
+          select 'complaint_resolve', resolve_by < ${at}::timestamptz, count(*)
+            from payment_complaints where state <> 'resolved' group by 2
+          union all
+          select kind, due_at < ${at}::timestamptz, count(*)
+            from payer_rights_requests where status = 'received' group by 1, 2`),
+      );
+      for (const row of rows) {
+        this.set({ request: row.request, overdue: String(row.overdue) }, Number(row.n));
+      }
     },
   });
 }

@@ -120,6 +120,7 @@ export const appMetrics = (app: FastifyInstance, database: Pick<TDatabase, 'db' 
     database,
     openStreams: () => (app.hasDecorator('streamSlots') ? app.streamSlots.open() : null),
     jobBacklog: () => jobBacklogOf(app),
+    now: () => (app.hasDecorator('appContext') ? app.appContext.clock.now() : new Date()),
   });
 
 /**
