@@ -5,11 +5,7 @@ import { postToTarget, webhookTarget, type TPostOutcome } from './webhook-target
 import type { TJobQueue } from '../../jobs/engine';
 import { idAttributes, inSpan } from '../../observability/tracing';
 import { webhookSignatures, unseal } from './webhook-signing';
-import {
-  type TWebhookContext,
-  failOwed,
-  NOT_SENT_DISABLED,
-} from './webhook-endpoints';
+import { type TWebhookContext, failOwed, NOT_SENT_DISABLED } from './webhook-endpoints';
 
 /** The job kind that sends one delivery. */
 export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';

@@ -395,8 +395,7 @@ export async function payWithCard(
  * the PIN included) gives it back.
  */
 const keepsTry = (outcome: TCardChargeOutcome) =>
-  outcome.kind === 'succeeded' ||
-  (outcome.kind === 'failed' && isWrongCardDetails(outcome.reason));
+  outcome.kind === 'succeeded' || (outcome.kind === 'failed' && isWrongCardDetails(outcome.reason));
 
 /**
  * POST /api/payments/card/pin: the PIN a waiting charge asked for (requiresPIN), from the caller
