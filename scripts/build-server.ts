@@ -12,6 +12,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -76,9 +77,18 @@ export async function pgliteTemplate(): Promise<string> {
   await client.exec('CHECKPOINT');
   const dump = await client.dumpDataDir('gzip');
   await client.close();
-  rmSync(cacheDir, { recursive: true, force: true });
+  // The build and the tests' setup may make it at once (npm test starts them side by side on a
+  // fresh clone): each writes a file of its own and renames it into place, so neither ever copies
+  // or opens half of the other's. Other sets' templates go.
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(cached, Buffer.from(await dump.arrayBuffer()));
+  for (const file of readdirSync(cacheDir)) {
+    if (file !== path.basename(cached) && !file.endsWith('.part')) {
+      rmSync(path.join(cacheDir, file), { force: true });
+    }
+  }
+  const part = `${cached}.${process.pid}.part`;
+  writeFileSync(part, Buffer.from(await dump.arrayBuffer()));
+  renameSync(part, cached);
   return cached;
 }
 
