@@ -7,13 +7,15 @@ import type { TJobQueue } from '../jobs/engine';
 import { NOT_SENT_DISABLED, NOT_SENT_TURNED_OFF } from './merchants/webhook-endpoints';
 import { newEventId } from './merchants/webhook-signing';
 import { queueDelivery } from './merchants/webhooks';
+import { bookingSteps, type TBooking } from './payments/ledger';
 
 /*
  * What a change writes beside itself, written in one statement inside the change's transaction
  * (bench/README.md "Statements a payment"): the consent's audit rows, the page's stream events,
- * the merchant's webhook events with a delivery for each of its endpoints (the outbox), and the
- * bus's events, which PostgreSQL sends when the transaction commits. A payment's completion writes
- * two of each; one round trip writes them all, where each was a statement of its own.
+ * the merchant's webhook events with a delivery for each of its endpoints (the outbox), the
+ * bus's events, which PostgreSQL sends when the transaction commits, and the ledger's bookings of
+ * the money it moved. A payment's completion writes two of each and books its money; one round
+ * trip writes them all, where each was a statement of its own.
  *
  * Each kind keeps the order it is given in: audit rows and webhook events take their ids in that
  * order (a consent's webhooks reach an endpoint in id order, docs/webhooks.md), and a stream's id
@@ -49,6 +51,11 @@ export type TChangeRecords = {
   merchantEvents?: readonly TMerchantEventRow[];
   /** Heard by the bus's subscribers in every process once the transaction commits. */
   busEvents?: readonly TEventInput<TEventType>[];
+  /**
+   * The money the change moved, booked in the ledger (payments/ledger.ts bookingSteps): the
+   * balances it moves are locked at the statement's end, after everything else is written.
+   */
+  bookings?: readonly TBooking[];
 };
 
 /** The records of several parts of one change, each kind in the parts' order. */
@@ -58,6 +65,7 @@ export function joinRecords(...parts: TChangeRecords[]): TChangeRecords {
     streamEvents: parts.flatMap((part) => part.streamEvents ?? []),
     merchantEvents: parts.flatMap((part) => part.merchantEvents ?? []),
     busEvents: parts.flatMap((part) => part.busEvents ?? []),
+    bookings: parts.flatMap((part) => part.bookings ?? []),
   };
 }
 
@@ -80,6 +88,7 @@ export async function writeChangeRecords(
   // The consent's reference and metadata ride on every webhook event of it (merchant-api.ts
   // ZMerchantEcho). Each endpoint sent the event's type gets a delivery; a disabled one (by a 410
   // or by staff) gets it as failed, to resend once it is enabled.
+  const bookings = records.bookings ?? [];
   const written = await tx.execute(sql`
     WITH audit AS (
       INSERT INTO consent_events (consent_id, type, actor, data, created_at)
@@ -123,7 +132,7 @@ export async function writeChangeRecords(
       WHERE endpoint.deleted_at IS NULL
         AND (endpoint.events IS NULL OR outbox.type = ANY(endpoint.events))
       ORDER BY outbox.id, endpoint.id
-      RETURNING id, status),
+      RETURNING id, status),${bookings.length > 0 ? sql`${bookingSteps(bookings)},` : sql``}
     told AS (
       SELECT pg_notify(${EVENT_BUS_CHANNEL}, n.value)
       FROM jsonb_array_elements_text(${JSON.stringify(

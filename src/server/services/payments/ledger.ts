@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { CURRENCY_CODE } from '../../../domain/constants';
 import { rowsOf, type TDb } from '../../db/database';
 import type {
@@ -83,37 +83,78 @@ export type TBooking = {
  * when this kind and reference were booked before (a retry), and books nothing then.
  */
 export async function book(tx: TDb, booking: TBooking): Promise<boolean> {
-  const total = booking.entries.reduce((sum, entry) => sum + entry.amount, 0);
-  if (total !== 0 || booking.entries.some((e) => !Number.isSafeInteger(e.amount) || e.amount === 0))
-    throw new Error(`Ledger booking ${booking.kind}:${booking.reference} does not balance`);
-  const accounts = [...new Map(booking.entries.map((e) => [e.account.id, e.account])).values()];
-  // One statement: the accounts made where missing, the transaction (none when this kind and
-  // reference were booked before), and its entries. The entries' triggers (the balances, the
-  // accounts they name) run at its end, once the accounts are there, in the order of the accounts'
-  // ids: every booking locks the balances it moves in one order, so two bookings that move the
-  // same accounts the opposite way (a payment in, a refund out) never wait on each other.
   const result = await tx.execute(sql`
-    WITH accounts AS (
+    WITH ${bookingSteps([booking])}
+    SELECT count(*)::int AS booked FROM ledger_booked`);
+  return (rowsOf<{ booked: number }>(result)[0]?.booked ?? 0) > 0;
+}
+
+/**
+ * The steps of a statement that books `bookings` (each checked to balance first), as common
+ * table expressions: the accounts made where missing, the transactions (none for a kind and
+ * reference booked before), and their entries. `ledger_booked` names the transactions booked
+ * now. Books alone (book) or beside a change's records (change-records.ts), in one statement
+ * either way. The entries' triggers (the balances, the accounts they name) run at the
+ * statement's end, once the accounts are there, in the order of the accounts' ids: every booking
+ * locks the balances it moves in one order, so two bookings that move the same accounts the
+ * opposite way (a payment in, a refund out) never wait on each other.
+ */
+export function bookingSteps(bookings: readonly TBooking[]): SQL {
+  for (const booking of bookings) {
+    const total = booking.entries.reduce((sum, entry) => sum + entry.amount, 0);
+    if (
+      total !== 0 ||
+      booking.entries.some((e) => !Number.isSafeInteger(e.amount) || e.amount === 0)
+    ) {
+      throw new Error(`Ledger booking ${booking.kind}:${booking.reference} does not balance`);
+    }
+  }
+  const accounts = [
+    ...new Map(
+      bookings.flatMap((booking) => booking.entries.map((e) => [e.account.id, e.account] as const)),
+    ).values(),
+  ].map(({ id, kind, merchantId }) => ({ id, kind, merchant_id: merchantId }));
+  const transactions = bookings.map((booking, position) => ({
+    position,
+    kind: booking.kind,
+    reference: booking.reference,
+    payment_id: booking.paymentId,
+    attempt_id: booking.attemptId,
+    narration: booking.narration,
+  }));
+  const entries = bookings.flatMap((booking) =>
+    booking.entries.map((entry) => ({
+      kind: booking.kind,
+      reference: booking.reference,
+      account_id: entry.account.id,
+      amount: entry.amount,
+    })),
+  );
+  return sql`
+    ledger_accounts_made AS (
       INSERT INTO ledger_accounts (id, kind, merchant_id)
       SELECT id, kind, merchant_id
-      FROM jsonb_to_recordset(${JSON.stringify(
-        accounts.map(({ id, kind, merchantId }) => ({ id, kind, merchant_id: merchantId })),
-      )}::jsonb) AS account(id text, kind text, merchant_id text)
+      FROM jsonb_to_recordset(${JSON.stringify(accounts)}::jsonb)
+           AS account(id text, kind text, merchant_id text)
       ON CONFLICT DO NOTHING),
-    booked AS (
+    ledger_booked AS (
       INSERT INTO ledger_transactions (kind, reference, payment_id, attempt_id, narration)
-      VALUES (${booking.kind}, ${booking.reference}, ${booking.paymentId}, ${booking.attemptId},
-              ${booking.narration})
+      SELECT kind, reference, payment_id, attempt_id, narration
+      FROM jsonb_to_recordset(${JSON.stringify(transactions)}::jsonb)
+           AS booking(position int, kind text, reference text, payment_id text, attempt_id text,
+                      narration text)
+      ORDER BY position
       ON CONFLICT DO NOTHING
-      RETURNING id)
-    INSERT INTO ledger_entries (transaction_id, account_id, amount)
-    SELECT booked.id, entry.account_id, entry.amount
-    FROM booked, jsonb_to_recordset(${JSON.stringify(
-      booking.entries.map((entry) => ({ account_id: entry.account.id, amount: entry.amount })),
-    )}::jsonb) AS entry(account_id text, amount bigint)
-    ORDER BY entry.account_id
-    RETURNING transaction_id`);
-  return rowsOf(result).length > 0;
+      RETURNING id, kind, reference),
+    ledger_entries_made AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, amount)
+      SELECT ledger_booked.id, entry.account_id, entry.amount
+      FROM jsonb_to_recordset(${JSON.stringify(entries)}::jsonb)
+           AS entry(kind text, reference text, account_id text, amount bigint)
+      JOIN ledger_booked
+        ON ledger_booked.kind = entry.kind AND ledger_booked.reference = entry.reference
+      ORDER BY entry.account_id
+      RETURNING transaction_id)`;
 }
 
 export type TLedgerReport = {

@@ -3,20 +3,20 @@ import { isCalledOffPush, mayMove, namedStateOf } from '../../../../domain/payme
 import type { TConsentStatus, TPaymentOrigin } from '../../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../../domain/schemas/payment';
 import type { TDb } from '../../../db/database';
-import { placeholdersFor, preparedQuery } from '../../../db/prepared-queries';
+import { preparedQuery } from '../../../db/prepared-queries';
 import type { TJobQueue } from '../../../jobs/engine';
 import { consents, paymentAttempts, payments } from '../../../db/schema';
 import { grantMetByPayment } from '../../consents/payment-grants';
 import { joinRecords, writeChangeRecords, type TChangeRecords } from '../../change-records';
 import {
-  closeOtherAttempts,
   moveAttempt,
   moveGiveBack,
   paymentEventRow,
+  payAttempt,
   type TAttemptChange,
   type TAttemptRow,
 } from './moves';
-import { book, ledgerAccount, type TLedgerTransactionKind } from '../ledger';
+import { book, ledgerAccount, type TBooking, type TLedgerTransactionKind } from '../ledger';
 
 /*
  * An attempt's completion (docs/payments.md "Completion"): the one place an attempt executes its
@@ -30,10 +30,11 @@ import { book, ledgerAccount, type TLedgerTransactionKind } from '../ledger';
  *  2. a payment paid otherwise, or an attempt that had ended, owes the money back: booked in and
  *     straight back out, the attempt keeping what it took and owing it (a transfer's bank
  *     returns it itself: nothing is booked);
- *  3. otherwise the attempt completes with what it took, the payment's other attempts close, the
- *     payment is executed, and its audit row, stream event and webhook event are written; a
- *     consent its payment grants is granted; and, last, the money is booked in (the accounts it
- *     moves are shared by every payment of a merchant: locked last, held only until the commit).
+ *  3. otherwise, in one statement (payAttempt), the attempt completes with what it took, the
+ *     payment's other attempts close, and the payment is executed; a consent its payment grants
+ *     is granted; and in one more, its audit row, stream event and webhook event are written and
+ *     the money is booked in (the accounts it moves are shared by every payment of a merchant:
+ *     locked at that statement's end, held only until the commit).
  * The answer is the fact, for the caller to act on (give the money back, return the transfer).
  */
 
@@ -100,32 +101,39 @@ export async function completeAttempt(
     await oweBack(tx, request, { payment, owner, ended: ended || calledOff }, now);
     return { fact: 'paid_otherwise' };
   }
-  const completed = await moveAttempt(
+  const completed = await payAttempt(
     tx,
-    attempt.id,
+    { attemptId: attempt.id, paymentId: payment.id, origin: request.origin },
     calledOff ? 'paidAfterCallOff' : 'complete',
     calledOff ? { ...request.taken, failureCode: null, failureReason: null } : request.taken,
     now,
   );
   if (!completed) throw new Error(`Attempt ${attempt.id} cannot complete from where it is`);
-  await closeOtherAttempts(tx, payment.id, now);
-  const executed = await executePayment(tx, payment.id, request.origin, now);
+  // The payment as payAttempt executed it (its row is locked: nothing else changed it).
+  const executed: TPaymentRow = {
+    ...payment,
+    status: 'executed',
+    executedAt: now,
+    origin: request.origin,
+  };
   const granted = await grantMetByPayment(
     tx,
     executed,
     { id: attempt.payerId, consentStatus: owner.consentStatus },
     now,
   );
+  // The money is booked in the records' statement, its balances locked at its end: the accounts
+  // a booking moves (the merchant's wallet, the payer side of each way of paying) are rows every
+  // payment of theirs updates, locked from there until the commit. Taken first, each payment's
+  // lock waited on every statement of the payments before it.
   await writeChangeRecords(
     jobs,
     tx,
-    joinRecords(executionRecords({ request, completed, executed, owner }, now), granted),
+    joinRecords(executionRecords({ request, completed, executed, owner }, now), granted, {
+      bookings: [moneyBooking('in', { attempt, payment, owner })],
+    }),
     now,
   );
-  // Booked last: the accounts a booking moves (the merchant's wallet, the payer side of each way
-  // of paying) are rows every payment of theirs updates, locked from here until the commit. Taken
-  // first, each payment's lock waited on every statement of the payments before it.
-  await bookMoney(tx, 'in', { attempt, payment, owner });
   return { fact: 'executed', payment: executed };
 }
 
@@ -185,18 +193,17 @@ async function lockCompletion(
  * The attempt's money booked 'in' (the payer's way in → the merchant's collection wallet), or
  * 'back' out again to the payer.
  */
-async function bookMoney(
-  tx: TDb,
+function moneyBooking(
   direction: 'in' | 'back',
   { attempt, payment, owner }: { attempt: TAttemptRow; payment: TPaymentRow; owner: TConsentOwner },
-): Promise<void> {
+): TBooking {
   const payer = { account: ledgerAccount.payerSource(attempt.method), amount: -attempt.amount };
   const wallet = {
     account: ledgerAccount.collectionWallet(owner.merchantId),
     amount: attempt.amount,
   };
   const takenIn = direction === 'in';
-  await book(tx, {
+  return {
     kind: takenIn ? LEDGER_KIND_OF[attempt.method] : 'card_refund',
     reference: attempt.id,
     paymentId: payment.id,
@@ -208,7 +215,7 @@ async function bookMoney(
           { ...wallet, amount: -wallet.amount },
           { ...payer, amount: -payer.amount },
         ],
-  });
+  };
 }
 
 /**
@@ -224,8 +231,8 @@ async function oweBack(
 ): Promise<void> {
   const returnedByBank = attempt.method === 'bank_transfer';
   if (!returnedByBank) {
-    await bookMoney(tx, 'in', { attempt, payment, owner });
-    await bookMoney(tx, 'back', { attempt, payment, owner });
+    await book(tx, moneyBooking('in', { attempt, payment, owner }));
+    await book(tx, moneyBooking('back', { attempt, payment, owner }));
   }
   if (!ended) {
     const closed = await moveAttempt(
@@ -246,31 +253,6 @@ async function oweBack(
     .update(paymentAttempts)
     .set({ ...taken, updatedAt: now })
     .where(eq(paymentAttempts.id, attempt.id));
-}
-
-/** A payment marked executed, answered whole: prepared once. */
-const preparePaymentExecute = (db: TDb) =>
-  db
-    .update(payments)
-    .set({ status: 'executed', ...placeholdersFor(['executedAt', 'origin'] as const) })
-    .where(eq(payments.id, sql.placeholder('paymentId')))
-    .returning()
-    .prepare('payment_execute');
-
-/** The payment executed, with where its money came from. */
-async function executePayment(
-  tx: TDb,
-  paymentId: string,
-  origin: TPaymentOrigin,
-  now: Date,
-): Promise<TPaymentRow> {
-  const [executed] = await preparedQuery(tx, 'payment_execute', preparePaymentExecute).execute({
-    paymentId,
-    executedAt: now,
-    origin,
-  });
-  if (!executed) throw new Error(`Payment ${paymentId} could not be executed`);
-  return executed;
 }
 
 /** The execution's records: the consent's audit row, the stream's event and the webhook event. */

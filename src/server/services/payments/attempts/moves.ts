@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { TErrorCode } from '../../../../domain/errors';
 import {
   ATTEMPT_STATES,
@@ -10,12 +10,13 @@ import {
   type TGiveBackEdge,
   type TGiveBackState,
 } from '../../../../domain/payment-attempts';
+import type { TPaymentOrigin } from '../../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../../domain/schemas/payment';
 import { randomId } from '../../../crypto/secret-hash';
 import type { TDb } from '../../../db/database';
 import type { TJobQueue } from '../../../jobs/engine';
 import { isUniqueViolation } from '../../../db/database-errors';
-import { paymentAttempts } from '../../../db/schema';
+import { paymentAttempts, payments } from '../../../db/schema';
 import { appendEvent, eventStreams } from '../../../events/event-log';
 import { AppError } from '../../../app-error';
 import { writeChangeRecords, type TStreamEventRow } from '../../change-records';
@@ -88,18 +89,17 @@ export function inAttemptStates(states: readonly TAttemptState[]): SQL {
 }
 
 /**
- * The one way an attempt's state changes: along an edge of ATTEMPT_TRANSITIONS
- * (src/domain/payment-attempts.ts), in one statement that checks the attempt is in one of the
- * edge's `from` states (and `also`, when given) and moves it. Answers the attempts moved; none
- * when they were not there any more (another request moved them first).
+ * The statement that moves the attempts `which` along `edge` of ATTEMPT_TRANSITIONS
+ * (src/domain/payment-attempts.ts): it checks each is in one of the edge's `from` states and moves
+ * it, with `change`. Not yet sent: moveAttempts sends it, payAttempt makes it part of another.
  */
-export async function moveAttempts(
+function attemptMove(
   db: TDb,
-  which: SQL,
+  which: SQL | undefined,
   edge: TAttemptEdge,
   change: TAttemptChange,
   now: Date,
-): Promise<TAttemptRow[]> {
+) {
   const { from, to } = ATTEMPT_TRANSITIONS[edge];
   const { status, stage } = ATTEMPT_STATES[to];
   const ended = to === 'completed' || to === 'failed';
@@ -113,8 +113,23 @@ export async function moveAttempts(
       stage,
       updatedAt: now,
     })
-    .where(and(which, inAttemptStates(from)))
-    .returning();
+    .where(and(which, inAttemptStates(from)));
+}
+
+/**
+ * The one way an attempt's state changes: along an edge of ATTEMPT_TRANSITIONS
+ * (src/domain/payment-attempts.ts), in one statement that checks the attempt is in one of the
+ * edge's `from` states (and `also`, when given) and moves it. Answers the attempts moved; none
+ * when they were not there any more (another request moved them first).
+ */
+export async function moveAttempts(
+  db: TDb,
+  which: SQL,
+  edge: TAttemptEdge,
+  change: TAttemptChange,
+  now: Date,
+): Promise<TAttemptRow[]> {
+  return attemptMove(db, which, edge, change, now).returning();
 }
 
 /** Moves one attempt along `edge` (moveAttempts): null when it was not in a `from` state. */
@@ -174,18 +189,47 @@ export async function moveGiveBack(
 }
 
 /**
- * Other ways the payer had started (an open transfer account, a charge waiting for its OTP) end
- * with the payment, in the transaction that executes it (completeAttempt); money that still
- * reaches them is returned or refunded.
+ * An attempt pays its payment, in one statement (completion.ts completeAttempt): the attempt moves
+ * along `edge` ('complete', or 'paidAfterCallOff' for a pushed terminal's request paid after it
+ * was called off) with what it took; the payment's other ways the payer had started (an open
+ * transfer account, a charge waiting for its OTP) close with it, money that still reaches them
+ * returned or refunded; and the payment is executed with where its money came from. The second
+ * and third happen only when the first did. They were three statements; the caller holds the
+ * payment's and the attempt's locks (the completion's lock), so no one else moves either between
+ * them. Answers the attempt as it moved; null when it was not in a state that may take `edge`,
+ * and then nothing changed.
  */
-export async function closeOtherAttempts(tx: TDb, paymentId: string, now: Date): Promise<void> {
-  await moveAttempts(
-    tx,
-    eq(paymentAttempts.paymentId, paymentId),
-    'closedByPayment',
-    { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
-    now,
+export async function payAttempt(
+  tx: TDb,
+  paid: { attemptId: string; paymentId: string; origin: TPaymentOrigin },
+  edge: 'complete' | 'paidAfterCallOff',
+  change: TAttemptChange,
+  now: Date,
+): Promise<TAttemptRow | null> {
+  const { attemptId, paymentId, origin } = paid;
+  const moved = tx
+    .$with('moved')
+    .as(attemptMove(tx, eq(paymentAttempts.id, attemptId), edge, change, now).returning());
+  const didMove = sql`exists (select 1 from ${moved})`;
+  const closed = tx
+    .$with('closed_others')
+    .as(
+      attemptMove(
+        tx,
+        and(eq(paymentAttempts.paymentId, paymentId), ne(paymentAttempts.id, attemptId), didMove),
+        'closedByPayment',
+        { failureCode: 'PAYMENT_ALREADY_MADE', failureReason: 'paid_by_another_attempt' },
+        now,
+      ),
+    );
+  const executed = tx.$with('executed').as(
+    tx
+      .update(payments)
+      .set({ status: 'executed', executedAt: now, origin })
+      .where(and(eq(payments.id, paymentId), didMove)),
   );
+  const [row] = await tx.with(moved, closed, executed).select().from(moved);
+  return row ?? null;
 }
 
 /** Ends an attempt as failed, with the catalogue's code and message, and tells the stream. */
