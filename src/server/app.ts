@@ -47,6 +47,9 @@ import {
   sandboxNotices,
   type TSandboxNotices,
 } from './sandbox/sandbox-notices';
+import type { TWaitingChallenges } from './sandbox/sandbox-challenges';
+import { waitingLinkChallenge } from './services/linking/card-link-notices';
+import { waitingPaymentChallenge } from './services/payments/card-payments';
 import { providerNoticeRoutes } from './routes/provider-notices';
 import { sandboxPeopleRoutes } from './sandbox/routes/sandbox-people';
 import { sandboxTerminalRoutes } from './sandbox/routes/sandbox-terminal';
@@ -169,8 +172,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     metrics,
     operatorToken: options.operatorToken,
   });
-  await registerMerchantRoutes(app, options, routeContext, noticeSender);
-  const reads = await registerPayerRoutes(app, options, routeContext, noticeSender);
+  const sandboxSide = { notices: noticeSender, challenges: waitingChallenges(routeContext) };
+  await registerMerchantRoutes(app, options, routeContext, sandboxSide);
+  const reads = await registerPayerRoutes(app, options, routeContext, sandboxSide);
   await registerStreamsAndPage(app, options, routeContext, reads);
   return app;
 }
@@ -272,12 +276,25 @@ function sandboxNoticeSender(app: FastifyInstance, context: TAppContext): TSandb
     : null;
 }
 
+/**
+ * What the sandbox's 3-D Secure page asks of our side (sandbox-challenges.ts): a card link's test
+ * charge waiting at its check under the network's reference, else a payment's.
+ */
+function waitingChallenges(context: TAppContext): TWaitingChallenges {
+  return async (providerReference) =>
+    (await waitingLinkChallenge(context, providerReference)) ??
+    waitingPaymentChallenge(context, providerReference);
+}
+
+/** What the sandbox's routes and the dashboard's Sandbox tools are handed beside the context. */
+type TSandboxSide = { notices: TSandboxNotices | null; challenges: TWaitingChallenges };
+
 /** Health, the OpenAPI document, and the merchant's, operator's and dashboard's routes. */
 async function registerMerchantRoutes(
   app: FastifyInstance,
   options: TAppOptions,
   routeContext: TRouteContext,
-  noticeSender: TSandboxNotices | null,
+  sandboxSide: TSandboxSide,
 ): Promise<void> {
   await app.register(healthRoutes, { ...routeContext, databaseKind: options.database.kind });
   await app.register(openApiRoutes);
@@ -310,8 +327,8 @@ async function registerMerchantRoutes(
   });
   await app.register(dashboardRoutes, {
     ...routeContext,
+    ...sandboxSide,
     webDir: options.webDir,
-    notices: noticeSender,
   });
 }
 
@@ -323,7 +340,7 @@ async function registerPayerRoutes(
   app: FastifyInstance,
   options: TAppOptions,
   routeContext: TRouteContext,
-  noticeSender: TSandboxNotices | null,
+  sandboxSide: TSandboxSide,
 ): Promise<TConsentReads> {
   await app.register(formRoutes, routeContext);
   const reads = await consentReads(options.database);
@@ -347,7 +364,7 @@ async function registerPayerRoutes(
   await app.register(accountRoutes, routeContext);
   await app.register(accountLinkRoutes, routeContext);
   await app.register(providerNoticeRoutes, routeContext);
-  await app.register(sandboxPaymentRoutes, { ...routeContext, notices: noticeSender });
+  await app.register(sandboxPaymentRoutes, { ...routeContext, ...sandboxSide });
   await app.register(sandboxTerminalRoutes, routeContext);
   await app.register(payerConsentRoutes, routeContext);
   await app.register(debitNoticeRoutes, routeContext);

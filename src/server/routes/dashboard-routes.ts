@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { DASHBOARD_PATH } from '../../domain/dashboard-roles';
 import type { TRouteContext } from '../context';
+import type { TWaitingChallenges } from '../sandbox/sandbox-challenges';
 import type { TSandboxNotices } from '../sandbox/sandbox-notices';
 import { openRequestLog } from '../services/dashboard/developers';
 import { newNonce, setPageHeaders } from '../response-headers';
@@ -24,9 +25,13 @@ export const DASHBOARD_HTML = '.vite/dashboard.html';
  * /dashboard (with the page's own paths below it), built apart from the payer's page.
  */
 export const dashboardRoutes: FastifyPluginAsync<
-  TRouteContext & { webDir?: string | undefined; notices: TSandboxNotices | null }
+  TRouteContext & {
+    webDir?: string | undefined;
+    notices: TSandboxNotices | null;
+    challenges: TWaitingChallenges;
+  }
 > = async (app, options) => {
-  const { webDir, notices, ...ctx } = options;
+  const { webDir, notices, challenges, ...ctx } = options;
   await app.register(dashboardAuthRoutes, ctx);
   await app.register(dashboardTeamRoutes, ctx);
   await app.register(dashboardPaymentRoutes, ctx);
@@ -35,7 +40,7 @@ export const dashboardRoutes: FastifyPluginAsync<
   await app.register(dashboardEventFormRoutes, ctx);
   await app.register(dashboardTerminalRoutes, ctx);
   await app.register(dashboardRouteSettingsRoutes, ctx);
-  await app.register(dashboardSandboxRoutes, { ...ctx, notices });
+  await app.register(dashboardSandboxRoutes, { ...ctx, notices, challenges });
   if (!webDir) return;
   const file = path.join(webDir, DASHBOARD_HTML);
   if (!existsSync(file)) {

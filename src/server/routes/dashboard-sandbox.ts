@@ -10,6 +10,7 @@ import {
   ZSandboxToolTransferResponse,
 } from '../../domain/schemas/dashboard-sandbox';
 import type { TRouteContext } from '../context';
+import type { TWaitingChallenges } from '../sandbox/sandbox-challenges';
 import type { TSandboxNotices } from '../sandbox/sandbox-notices';
 import { actorOf } from '../services/dashboard/audit';
 import {
@@ -27,9 +28,9 @@ import { jsonAnswers } from './responses';
  * as the sandbox's own routes are: with a real provider none of them exists.
  */
 export const dashboardSandboxRoutes: FastifyPluginAsync<
-  TRouteContext & { notices: TSandboxNotices | null }
+  TRouteContext & { notices: TSandboxNotices | null; challenges: TWaitingChallenges }
 > = async (app, ctx) => {
-  const { notices } = ctx;
+  const { notices, challenges } = ctx;
   if (!ctx.sandbox || !notices) return;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = staffGuard(app, ctx);
@@ -91,6 +92,7 @@ export const dashboardSandboxRoutes: FastifyPluginAsync<
       ...(await answerChallengeFromDashboard(
         ctx,
         notices,
+        challenges,
         actorOf(staffOf(request)),
         request.body,
       )),

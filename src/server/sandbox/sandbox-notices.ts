@@ -40,7 +40,8 @@ import type { TSandboxCardNetwork } from './sandbox-card-network';
  * attempt or the card link in the completion path every provider's word takes. It is sent once:
  * the network keeps no notice owed for a charge, since our side asks it about a charge still
  * waiting at its check (the reconciler's 3-D Secure sweep, THREE_DS_ASK_AFTER_MS; a card link's
- * is handed to the reconciler by the answer itself, card-link-notices.ts answerSandboxChallenge).
+ * is handed to the reconciler by the page's answer itself, sandbox-challenges.ts
+ * answerSandboxChallenge, as the link's side reads it: card-link-notices.ts linkChallengeAnswer).
  */
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';

@@ -9,7 +9,7 @@ import {
   ZSandboxTransferResponse,
 } from '../../../domain/schemas/sandbox';
 import type { TRouteContext } from '../../context';
-import { answerSandboxChallenge } from '../../services/linking/card-link-notices';
+import { answerSandboxChallenge, type TWaitingChallenges } from '../sandbox-challenges';
 import { expireSandboxAccount, sendSandboxTransfer } from '../sandbox-transfers';
 import type { TSandboxNotices } from '../sandbox-notices';
 import { jsonAnswers } from '../../routes/responses';
@@ -22,9 +22,9 @@ const ZChargeReference = z.string().regex(/^[\w-]{1,600}$/, 'must be a charge re
  * challenge, expire a one-time account. Registered only in sandbox mode.
  */
 export const sandboxPaymentRoutes: FastifyPluginAsync<
-  TRouteContext & { notices: TSandboxNotices | null }
+  TRouteContext & { notices: TSandboxNotices | null; challenges: TWaitingChallenges }
 > = async (app, ctx) => {
-  const { notices } = ctx;
+  const { notices, challenges } = ctx;
   if (!ctx.sandbox || !notices) return;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -60,6 +60,7 @@ export const sandboxPaymentRoutes: FastifyPluginAsync<
       ...(await answerSandboxChallenge(
         ctx,
         notices,
+        challenges,
         request.params.reference,
         request.body.approved,
       )),

@@ -9,10 +9,10 @@ import type { TWebhookEventType } from '../../../domain/schemas/webhooks';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { consents, paymentAttempts, payments } from '../../db/schema';
+import { answerSandboxChallenge, type TWaitingChallenges } from '../../sandbox/sandbox-challenges';
 import type { TSandboxNotices } from '../../sandbox/sandbox-notices';
 import { sendSandboxTransfer } from '../../sandbox/sandbox-transfers';
 import { AppError } from '../../app-error';
-import { answerSandboxChallenge } from '../linking/card-link-notices';
 import { fireTestEvent } from '../merchants/fire-test-event';
 import { recordAudit, type TActor } from './audit';
 import { listKeys, listWebhooks } from './developers';
@@ -157,10 +157,14 @@ export async function sendTransferFromDashboard(
   return { paymentId: payment.id, amount, ...sent };
 }
 
-/** The payer's answer to the 3-D Secure check of one of the merchant's card payments. */
+/**
+ * The payer's answer to the 3-D Secure check of one of the merchant's card payments, as the
+ * sandbox's page gives it (sandbox-challenges.ts), through the same port to our side.
+ */
 export async function answerChallengeFromDashboard(
   ctx: TToolsContext,
   notices: TSandboxNotices,
+  waitingChallenges: TWaitingChallenges,
   who: TActor,
   body: TSandboxToolChallengeRequest,
 ) {
@@ -173,7 +177,13 @@ export async function answerChallengeFromDashboard(
   );
   const providerReference = attempt.providerReference;
   if (!providerReference) throw new Error(`Attempt ${attempt.id} waits without a reference`);
-  const answered = await answerSandboxChallenge(ctx, notices, providerReference, body.approved);
+  const answered = await answerSandboxChallenge(
+    ctx,
+    notices,
+    waitingChallenges,
+    providerReference,
+    body.approved,
+  );
   await recordAudit(
     ctx.db,
     who,

@@ -3,15 +3,14 @@
 // the sandbox's 3-D Secure page answers of a link.
 import { and, desc, eq, gt } from 'drizzle-orm';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
-import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { accountLinks, events, ledgerTransactions } from '../../db/schema';
 import { eventStreams } from '../../events/event-log';
 import type { TCardChargeOutcome, TNoticedCharge } from '../../providers/payments';
-import type { TSandboxNotices } from '../../sandbox/sandbox-notices';
+import type { TChallengeAnswer, TReadChallengeAnswer } from '../../sandbox/sandbox-challenges';
 import type { TLinkRow } from './link-lifecycle';
 import { AppError } from '../../app-error';
-import { cardFailureOf, threeDsAnswerOf, threeDsAttemptOf } from '../payments/card-payments';
+import { cardFailureOf } from '../payments/card-payments';
 import {
   type TCardLinkContext,
   chargeCardsOf,
@@ -178,7 +177,7 @@ async function endedLinkMessage(db: TDb, linkId: string): Promise<string> {
 async function linkChallengeAnswer(
   ctx: TCardLinkContext,
   linkId: string,
-): Promise<{ status: 'completed' | 'failed'; message: string }> {
+): Promise<TChallengeAnswer> {
   const [link] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, linkId));
   if (!link) throw new Error(`Card link ${linkId} vanished`);
   switch (link.state) {
@@ -195,14 +194,14 @@ async function linkChallengeAnswer(
 }
 
 /**
- * The charge of ours waiting at its 3-D Secure check under the network's `providerReference`, a
- * card link's test charge (one that lasts) or a payment's: how to read what the page says of it
- * once answered. null for none.
+ * A card link's side of the sandbox's 3-D Secure page (TWaitingChallenges, wired in app.ts): its
+ * test charge waiting at the check under `providerReference`, one that lasts, as how to read what
+ * the page says of it once answered (linkChallengeAnswer); null for none.
  */
-async function waitingChallenge(
+export async function waitingLinkChallenge(
   ctx: TCardLinkContext,
   providerReference: string,
-): Promise<(() => Promise<{ status: 'completed' | 'failed'; message: string }>) | null> {
+): Promise<TReadChallengeAnswer | null> {
   const [link] = await ctx.db
     .select({ id: accountLinks.id })
     .from(accountLinks)
@@ -213,31 +212,5 @@ async function waitingChallenge(
         gt(accountLinks.expiresAt, ctx.clock.now()),
       ),
     );
-  if (link) return () => linkChallengeAnswer(ctx, link.id);
-  const attempt = await threeDsAttemptOf(ctx, providerReference);
-  return attempt ? () => threeDsAnswerOf(ctx, attempt.id) : null;
-}
-
-/**
- * The payer's answer on the sandbox's 3-D Secure page, for a card link's test charge or a
- * payment's charge still waiting at its check (else 404, nothing sent to the network). The card
- * network records the answer and tells us by its notice (sandbox-notices.ts), which the notices
- * route applies in the completion path every provider's word takes; the page's answer is then
- * read from the link or the attempt. The payer's page hears it on its stream.
- */
-export async function answerSandboxChallenge(
-  ctx: TCardLinkContext & Pick<TAppContext, 'sandbox'>,
-  notices: TSandboxNotices,
-  providerReference: string,
-  approved: boolean,
-): Promise<{ status: 'completed' | 'failed'; message: string }> {
-  const { sandbox } = ctx;
-  if (!sandbox) throw new AppError('NOT_FOUND');
-  const answerOf = await waitingChallenge(ctx, providerReference);
-  // Answered before, or no longer waiting: the challenge is gone.
-  if (!answerOf) throw new AppError('NOT_FOUND');
-  if (!(await notices.answerThreeDs(sandbox.cards, providerReference, approved))) {
-    throw new AppError('NOT_FOUND');
-  }
-  return answerOf();
+  return link ? () => linkChallengeAnswer(ctx, link.id) : null;
 }

@@ -20,6 +20,7 @@ import type {
   TNoticedCharge,
   TRequeryOutcome,
 } from '../../providers/payments';
+import type { TChallengeAnswer, TReadChallengeAnswer } from '../../sandbox/sandbox-challenges';
 import { AppError } from '../../app-error';
 import { decryptCard } from './card-encryption-keys';
 import { cardKeyOf, claimCardTry, releaseCardTry, type TCardChargeLimits } from './card-tries';
@@ -530,7 +531,7 @@ export async function submitCardOtp(
 }
 
 /** A payment's charge waiting for its 3-D Secure check under the network's `providerReference`. */
-export async function threeDsAttemptOf(
+async function threeDsAttemptOf(
   ctx: Pick<TCardContext, 'db'>,
   providerReference: string,
 ): Promise<TAttemptRow | null> {
@@ -553,10 +554,10 @@ export async function threeDsAttemptOf(
  * check (the notice was not answered 2xx) is left for the reconciler's 3-D Secure sweep, which
  * asks the network about it after THREE_DS_ASK_AFTER_MS: PAYMENT_IN_PROGRESS meanwhile.
  */
-export async function threeDsAnswerOf(
+async function threeDsAnswerOf(
   ctx: Pick<TCardContext, 'db'>,
   attemptId: string,
-): Promise<{ status: 'completed' | 'failed'; message: string }> {
+): Promise<TChallengeAnswer> {
   const [attempt] = await ctx.db
     .select()
     .from(paymentAttempts)
@@ -570,6 +571,19 @@ export async function threeDsAnswerOf(
     return { status: 'failed', message: view.message };
   }
   throw new AppError('PAYMENT_IN_PROGRESS');
+}
+
+/**
+ * A payment's side of the sandbox's 3-D Secure page (TWaitingChallenges, wired in app.ts): its
+ * charge waiting at the check under `providerReference`, as how to read what the page says of it
+ * once answered; null for none.
+ */
+export async function waitingPaymentChallenge(
+  ctx: Pick<TCardContext, 'db'>,
+  providerReference: string,
+): Promise<TReadChallengeAnswer | null> {
+  const attempt = await threeDsAttemptOf(ctx, providerReference);
+  return attempt ? () => threeDsAnswerOf(ctx, attempt.id) : null;
 }
 
 /**
