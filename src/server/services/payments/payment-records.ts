@@ -2,7 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import { isConsentAvailable } from '../../../domain/consent-availability';
 import type { TDb } from '../../db/database';
 import { preparedQuery } from '../../db/prepared-queries';
-import { consents, merchants, payments } from '../../db/schema';
+import { consents, merchants, paymentAttempts, payments } from '../../db/schema';
+import { AT_THE_PROVIDER } from '../../../domain/payment-attempts';
+import { inAttemptStates } from './attempts/moves';
 import { AppError } from '../../app-error';
 
 /*
@@ -25,12 +27,30 @@ export type TPayable = {
   merchantName: string;
   /** After it the consent, and so its payment, can no longer be paid. */
   consentExpiresAt: Date;
+  /**
+   * The oldest last change of the payment's attempts still at their provider (a charge, a debit
+   * or a purchase whose answer is awaited), as the payable's read saw it; null for none. Opening
+   * a new attempt asks about those gone quiet first (reconcile.ts reconcilePayment), and skips
+   * the asking when there are none, as there mostly are not.
+   */
+  atProviderSince: Date | null;
 };
 
-/** A payment with its consent and its merchant's name, as one prepared query. */
+/**
+ * A payment with its consent, its merchant's name, and the oldest last change of its attempts at
+ * their provider, as one prepared query.
+ */
 const preparePayable = (db: TDb) =>
   db
-    .select({ payment: payments, consent: consents, merchantName: merchants.name })
+    .select({
+      payment: payments,
+      consent: consents,
+      merchantName: merchants.name,
+      atProviderSince: sql<Date | null>`(
+        SELECT min("payment_attempts"."updated_at") FROM "payment_attempts"
+        WHERE "payment_attempts"."payment_id" = "payments"."id"
+          AND ${inAttemptStates(AT_THE_PROVIDER)})`.mapWith(paymentAttempts.updatedAt),
+    })
     .from(payments)
     .innerJoin(consents, eq(consents.id, payments.consentId))
     .innerJoin(merchants, eq(merchants.id, consents.merchantId))
@@ -83,6 +103,7 @@ export async function loadPayable(
     merchantId: row.consent.merchantId,
     merchantName: row.merchantName,
     consentExpiresAt: row.consent.expiresAt,
+    atProviderSince: row.atProviderSince,
   };
 }
 

@@ -120,7 +120,16 @@ export async function settleLostAttempt(
  * (booked, failed or left). A provider that cannot be asked now leaves it charging: the new
  * charge then answers PAYMENT_IN_PROGRESS, and the reconciler asks again later.
  */
-export async function reconcilePayment(ctx: TLostContext, paymentId: string): Promise<void> {
+export async function reconcilePayment(
+  ctx: TLostContext,
+  paymentId: string,
+  /** The oldest last change of its attempts at their provider, as read (TPayable); null: none. */
+  atProviderSince: Date | null,
+): Promise<void> {
+  // None there, or none quiet long enough to be claimed: nothing to ask, no statement sent. One
+  // that reached its provider since the read is fresh, and not claimed either.
+  const quietSince = ctx.clock.now().getTime() - ctx.config.reconcileAfterMs;
+  if (atProviderSince === null || atProviderSince.getTime() >= quietSince) return;
   const lost = await claim(ctx, and(eq(paymentAttempts.paymentId, paymentId), atTheProvider()));
   for (const attempt of lost) {
     try {

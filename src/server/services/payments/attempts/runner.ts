@@ -100,7 +100,7 @@ export async function openAttempt(
   opening: TAttemptOpening,
 ): Promise<TAttemptRow> {
   const { payable } = opening;
-  await reconcilePayment(ctx, payable.payment.id);
+  await reconcilePayment(ctx, payable.payment.id, payable.atProviderSince);
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     await lockPendingPayment(tx, payable.payment.id);
