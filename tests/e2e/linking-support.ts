@@ -13,7 +13,7 @@ import {
   uniquePhone,
 } from './auth-support';
 import { expectNoViolations } from './axe';
-import { consentPath, createConsent, snap } from './merchant';
+import { consentPath, createConsent, settledPage, snap } from './merchant';
 import {
   mintPerson,
   personAccount,
@@ -227,6 +227,7 @@ export async function payWithCardSavingIt(
   page: Page,
   own?: { number: string; expiry: string; cvv: string; pin: string },
 ) {
+  await settledPage(page);
   await page.getByRole('button', { name: /Pay with Card/ }).click();
   const card = own ?? SANDBOX_CARDS.find((c) => c.scenario === 'pin_only');
   if (!card) throw new Error('No PIN-only sandbox card');

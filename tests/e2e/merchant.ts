@@ -76,6 +76,16 @@ export async function takenOver(target: Pick<Page, 'waitForFunction'>) {
   );
 }
 
+/**
+ * Waits until the consent page shows the screen for the payer's stored session (the page marks
+ * the document, src/web/page-settled.ts): a signed-in payer's screen is drawn again once their
+ * session is read. A journey that starts there taps what it will go on with; a tap made before
+ * is held and given (src/server/routes/pages.ts), which consent-page.spec.ts tests on its own.
+ */
+export async function settledPage(page: Pick<Page, 'waitForFunction'>) {
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-page-settled'));
+}
+
 /** The merchant page of another origin, embedding the consent page. */
 export const embedHostUrl = (path: string, origin: string = E2E.hostOrigin) =>
   `${origin}/?src=${encodeURIComponent(`${E2E.appOrigin}${path}`)}`;
