@@ -102,4 +102,51 @@ describe('the app context', () => {
     ]);
     await events.close();
   });
+
+  it('sends consent.created with the consent on its own database bus, once, not on a retry', async () => {
+    ctx = await startTestApp();
+    const { events } = ctx.context;
+    const received: TEvent<'consent.created'>[] = [];
+    let heardLast: () => void = () => {};
+    const last = new Promise<void>((resolve) => (heardLast = resolve));
+    events.subscribe('consent.created', (event) => {
+      received.push(event);
+      if (event.id === 'evt_last') heardLast();
+    });
+    const client = await createTestClient(ctx.database);
+    const create = (key: string, expiresAt?: string) =>
+      ctx!.app.inject({
+        method: 'POST',
+        url: '/api/v1/consents',
+        headers: { authorization: client.authorization, 'idempotency-key': key },
+        payload: {
+          payments: [{ type: 'immediate', amount: 150_000, narration: 'Order 1' }],
+          ...(expiresAt ? { expiresAt } : {}),
+        },
+      });
+    const first = await create('order-1');
+    expect(first.statusCode).toBe(201);
+    expect((await create('order-1')).statusCode).toBe(200);
+    expect((await create('order-2', '2020-01-01T00:00:00.000Z')).statusCode).toBe(400);
+    // Notices arrive in commit order: once this one is heard, any sent before it has been.
+    const data = {
+      consentId: 'cns_last',
+      clientId: client.clientId,
+      merchantId: client.merchantId,
+    };
+    await events.publish({ type: 'consent.created', data, id: 'evt_last' });
+    await last;
+    expect(received).toEqual([
+      {
+        type: 'consent.created',
+        id: expect.any(String),
+        data: {
+          consentId: first.json().consentId,
+          clientId: client.clientId,
+          merchantId: client.merchantId,
+        },
+      },
+      { type: 'consent.created', id: 'evt_last', data },
+    ]);
+  });
 });

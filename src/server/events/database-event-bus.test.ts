@@ -3,9 +3,10 @@
 // PostgreSQL where DATABASE_URL names one), and on PostgreSQL delivers an event published by one
 // server's bus to the subscribers of another's: two database handles, each with its own pool and
 // its own LISTEN connection, as two processes behind a load balancer have.
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseOfTwoServers, openTestDatabase } from '../testing/test-app';
-import { databaseEventBus } from './database-event-bus';
+import { databaseEventBus, eventOf } from './database-event-bus';
 import type { TEvent } from './event-bus';
 import { eventBusContract } from './event-bus.contract';
 
@@ -72,5 +73,42 @@ describe('the database event bus when the database refuses the NOTIFY', () => {
     ).resolves.toEqual({ type: 'consent.created', data, id: 'evt_refused' });
     expect(failures).toEqual([refused]);
     await bus.close();
+  });
+});
+
+describe('the database event bus, its notice sent inside a change', () => {
+  it('delivers the notice of a change that commits, and none of one that rolls back', async () => {
+    const database = await openTestDatabase();
+    const bus = databaseEventBus({ database, onError: (error) => expect.fail(String(error)) });
+    try {
+      const received: string[] = [];
+      let heardLast: () => void = () => {};
+      const last = new Promise<void>((resolve) => (heardLast = resolve));
+      bus.subscribe('consent.created', (event) => {
+        received.push(event.id);
+        if (event.id === 'evt_last') heardLast();
+      });
+      const channel = await bus.notifyChannel!();
+      const data = { consentId: 'cns_inside', clientId: 'cli_a', merchantId: 'mer_a' };
+      const notice = (id: string) =>
+        sql`SELECT pg_notify(${channel}, ${JSON.stringify(eventOf({ type: 'consent.created', data, id }))})`;
+      await database.db.transaction(async (tx) => {
+        await tx.execute(notice('evt_committed'));
+      });
+      await expect(
+        database.db.transaction(async (tx) => {
+          await tx.execute(notice('evt_rolled_back'));
+          throw new Error('the change failed');
+        }),
+      ).rejects.toThrow('the change failed');
+      // Notices arrive in commit order: once this one is heard, any sent before it has been.
+      await bus.publish({ type: 'consent.created', data, id: 'evt_last' });
+      await last;
+      expect(received).toEqual(['evt_committed', 'evt_last']);
+    } finally {
+      await bus.close();
+      await database.close();
+    }
+    await expect(bus.notifyChannel!()).rejects.toThrow('The event bus is closed');
   });
 });

@@ -52,6 +52,12 @@ export function databaseEventBus(options: {
       return event;
     },
 
+    async notifyChannel() {
+      if (subscribers.closed) throw new Error('The event bus is closed');
+      await listening;
+      return EVENT_BUS_CHANNEL;
+    },
+
     subscribe: (type, handler) => subscribers.subscribe(type, handler),
 
     async close() {

@@ -42,6 +42,14 @@ export type TEventBus = {
    * (its id given or made) once the bus has accepted it; rejects once the bus is closed.
    */
   publish<K extends TEventType>(event: TEventInput<K>): Promise<TEvent<K>>;
+  /**
+   * The database's bus only: the NOTIFY channel its events go on, once this process listens
+   * there. A change may then send its event with pg_notify (of `eventOf`) in its own statement,
+   * where publish would cost a statement after the commit: PostgreSQL delivers a notification
+   * only when its transaction commits, so a change that rolls back publishes nothing. Rejects
+   * when the bus is closed or cannot listen: publish after the commit then.
+   */
+  notifyChannel?(): Promise<string>;
   /** Calls `handler` with each event of `type`, in the order published; returns unsubscribe. */
   subscribe<K extends TEventType>(type: K, handler: TEventHandler<K>): () => void;
   /** Stops delivery and releases what the bus holds (a LISTEN connection). */

@@ -51,7 +51,9 @@ export const merchantConsentRoutes: FastifyPluginAsync<TRouteContext> = async (a
     async (request, reply) => {
       const client = merchantOf(request);
       const result = await createConsent(db, request.body, {
-        ...client,
+        clientId: client.clientId,
+        merchantId: client.merchantId,
+        authenticated: client,
         idempotencyKey: request.headers['idempotency-key'],
         now: clock.now(),
         events,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { canonicalJson } from '../../domain/schemas/auth';
-import type { TDb } from '../db/database';
+import { rowsOf, type TDb } from '../db/database';
 import { placeholdersFor, preparedQuery } from '../db/prepared-queries';
 import { idempotencyKeys } from '../db/schema';
 import { ERROR_CATALOGUE, type TApiErrorBody } from '../../domain/errors';
@@ -70,17 +70,7 @@ export async function runIdempotent<T extends Record<string, unknown>>(
       key,
       fingerprint,
     });
-    if (!claimed) {
-      const [first] = await tx
-        .select()
-        .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
-      if (!first) throw new Error('An idempotency key conflicted but could not be read');
-      if (first.fingerprint !== null && first.fingerprint !== fingerprint) {
-        throw new AppError('IDEMPOTENCY_KEY_REUSED');
-      }
-      return { result: first.response as T, replayed: true };
-    }
+    if (!claimed) return { result: await answerOfTakenKey<T>(tx, idempotency), replayed: true };
     const result = await call(tx);
     await preparedQuery(tx, 'idempotency_answer', prepareAnswer).execute({
       scope,
@@ -89,6 +79,69 @@ export async function runIdempotent<T extends Record<string, unknown>>(
     });
     return { result, replayed: false };
   });
+}
+
+/**
+ * The answer a key taken before holds for this request; the same key with another request is
+ * IDEMPOTENCY_KEY_REUSED.
+ */
+async function answerOfTakenKey<T>(db: TDb, idempotency: TIdempotencyRequest): Promise<T> {
+  const { scope, key } = idempotency;
+  const [first] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+  if (!first) throw new Error('An idempotency key conflicted but could not be read');
+  if (first.fingerprint !== null && first.fingerprint !== fingerprintOf(idempotency.request)) {
+    throw new AppError('IDEMPOTENCY_KEY_REUSED');
+  }
+  return first.response as T;
+}
+
+/**
+ * runIdempotent for a call whose answer is known before it runs and whose writes are one
+ * statement (a merchant's consent: its id is made in the app). The key is claimed with its answer
+ * as the statement's first CTE, so the claim, the answer and the writes are one round trip and
+ * need no transaction around them. runIdempotent cannot do this in general: most calls learn
+ * their answer from their own writes, so it claims first and stores the answer after.
+ *
+ * What runIdempotent guarantees holds here: the writes are made only when this statement took
+ * the key (`writes` gets that condition, `go`, to put on them); a retry racing the first waits on
+ * the key's row until the first commits, then gets its answer (`replayed`), as does a retry after
+ * it; the same key with another request is IDEMPOTENCY_KEY_REUSED; a statement that fails stores
+ * nothing. A check of the call made by the statement itself (`allowed`) holds the claim back when
+ * it fails, so no answer is stored: that is 'refused', and its caller answers it through
+ * runIdempotent, which tells a retry of an earlier call from a refusal as it always did.
+ *
+ * `writes` gives the statement's CTEs after the claim; `answers` the columns of its one row.
+ */
+export async function runIdempotentStatement<T extends Record<string, unknown>, TRow>(
+  db: TDb,
+  idempotency: TIdempotencyRequest | undefined,
+  answer: T,
+  statement: { allowed: SQL; writes: (go: SQL) => SQL; answers: SQL },
+): Promise<
+  { outcome: 'written'; row: TRow } | { outcome: 'replayed'; result: T } | { outcome: 'refused' }
+> {
+  const claim = idempotency
+    ? sql`claimed AS (
+        INSERT INTO idempotency_keys (scope, key, fingerprint, response)
+        SELECT ${idempotency.scope}, ${idempotency.key}, ${fingerprintOf(idempotency.request)},
+               ${JSON.stringify(answer)}::jsonb
+        WHERE (SELECT ok FROM allowed)
+        ON CONFLICT DO NOTHING
+        RETURNING 1),`
+    : sql``;
+  const go = idempotency ? sql`EXISTS (SELECT 1 FROM claimed)` : sql`(SELECT ok FROM allowed)`;
+  const written = await db.execute(sql`
+    WITH allowed AS (SELECT (${statement.allowed}) AS ok), ${claim} ${statement.writes(go)}
+    SELECT (SELECT ok FROM allowed) AS allowed, ${go} AS went, ${statement.answers}`);
+  const [row] = rowsOf<TRow & { allowed: boolean; went: boolean }>(written);
+  if (!row) throw new Error('An idempotent statement answered no row');
+  if (row.went) return { outcome: 'written', row };
+  if (!row.allowed) return { outcome: 'refused' };
+  if (!idempotency) throw new Error('An allowed statement without a key wrote nothing');
+  return { outcome: 'replayed', result: await answerOfTakenKey<T>(db, idempotency) };
 }
 
 /** The answer a key already holds in its scope, if any (e.g. to find seeded data again). */

@@ -16,14 +16,7 @@ import type {
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
 import type { TEventBus } from '../../events/event-bus';
-import {
-  apiClients,
-  consents,
-  dataSharingItems,
-  forms,
-  merchants,
-  payments,
-} from '../../db/schema';
+import { apiClients, consents, dataSharingItems, merchants, payments } from '../../db/schema';
 import { AppError } from '../../app-error';
 import { capabilityOff } from '../../providers/off';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
@@ -31,10 +24,22 @@ import {
   merchantConsentDetails,
   type TMerchantConsentDetails,
 } from '../merchants/merchant-consent-details';
-import { fingerprintOf, runIdempotent } from '../idempotency';
+import {
+  fingerprintOf,
+  runIdempotent,
+  runIdempotentStatement,
+  type TIdempotencyRequest,
+} from '../idempotency';
 import { isUniqueViolation } from '../../db/database-errors';
-import { placeholdersFor, preparedQuery } from '../../db/prepared-queries';
-import { insertConsentEvent } from './consent-changes';
+import { preparedQuery } from '../../db/prepared-queries';
+import { eventOf } from '../../events/database-event-bus';
+import type { TAuthenticatedClient } from '../merchants/merchant-clients';
+import {
+  consentWrites,
+  insertConsent,
+  ownFormCondition,
+  type TNewConsentRows,
+} from './consent-inserts';
 
 type TConsentRow = typeof consents.$inferSelect;
 type TPaymentRow = typeof payments.$inferSelect;
@@ -42,11 +47,15 @@ type TMerchantRow = typeof merchants.$inferSelect;
 type TDataItemRow = typeof dataSharingItems.$inferSelect;
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-const dateOrNull = (s: string | undefined): Date | null => (s ? new Date(s) : null);
 
 export type TCreateConsentContext = {
   clientId: string;
   merchantId: string;
+  /**
+   * What the client's authentication read of it and its merchant (merchant-clients.ts), so the
+   * creation reads neither again; read here when absent (the demo seed).
+   */
+  authenticated?: Pick<TAuthenticatedClient, 'walletBankName' | 'allowedOrigins'>;
   /** Idempotency-Key header: a retry with the same key and body answers the first consent. */
   idempotencyKey?: string | undefined;
   now?: Date;
@@ -59,34 +68,39 @@ export type TCreateConsentContext = {
 /** Where a client's Idempotency-Keys of consent creation live. */
 export const consentCreationScope = (clientId: string) => `consents.create:${clientId}`;
 
-/** The merchant a new consent is for: prepared once. */
+/** The merchant a new consent is for, when its client's authentication did not read it. */
 const prepareMerchant = (db: TDb) =>
   db
-    .select()
+    .select({ walletBankName: merchants.walletBankName })
     .from(merchants)
     .where(eq(merchants.id, sql.placeholder('merchantId')))
     .prepare('consent_merchant');
 
+type TCreated = { consentId: string; expiresAt: string };
+
 /**
  * Creates a consent, its payments and data-sharing items, its first audit event and its
- * idempotency key in one transaction: either all of it is written or none.
+ * idempotency key at once: either all of it is written or none. A consent that passes its checks
+ * is one statement with its key and its bus notice (runIdempotentStatement); an expired one, or
+ * one whose form check failed there, goes through runIdempotent, which answers a retry of an
+ * earlier consent before any check, as it always did.
  */
 export async function createConsent(
   db: TDb,
   input: TCreateConsentRequest,
   ctx: TCreateConsentContext,
-): Promise<{ consentId: string; expiresAt: string; created: boolean }> {
+): Promise<TCreated & { created: boolean }> {
   const now = ctx.now ?? new Date();
   const expiresAt = input.expiresAt
     ? new Date(input.expiresAt)
     : new Date(now.getTime() + CONSENT_EXPIRY_MS); // spec §9: 24 h
-  const [merchant] = await preparedQuery(db, 'consent_merchant', prepareMerchant).execute({
-    merchantId: ctx.merchantId,
-  });
-  if (!merchant) throw new AppError('INVALID_CLIENT_CREDENTIALS');
+  const merchant = {
+    id: ctx.merchantId,
+    walletBankName: await walletBankNameOf(db, ctx),
+  };
   const missing = capabilitiesMissing(consentAsks(input), ctx.capabilities);
   if (missing.length > 0) throw capabilityOff(missing);
-  await assertReturnOrigin(db, ctx.clientId, input.returnUrl);
+  await assertReturnOrigin(db, ctx, input.returnUrl);
   const byReference = input.reference
     ? { reference: input.reference, fingerprint: fingerprintOf(input) }
     : null;
@@ -97,23 +111,20 @@ export async function createConsent(
   const idempotency = ctx.idempotencyKey
     ? { scope: consentCreationScope(ctx.clientId), key: ctx.idempotencyKey, request: input }
     : undefined;
+  const rows: TNewConsentRows = {
+    merchant,
+    clientId: ctx.clientId,
+    expiresAt,
+    actor: `client:${ctx.clientId}`,
+    referenceFingerprint: byReference?.fingerprint ?? null,
+  };
+  const expired = expiresAt.getTime() <= now.getTime();
 
-  let outcome: Awaited<ReturnType<typeof runIdempotent<{ consentId: string; expiresAt: string }>>>;
+  let outcome: TCreation;
   try {
-    outcome = await runIdempotent(db, idempotency, async (tx) => {
-      // Checked inside: a retry of a consent created before its expiry passed still answers it.
-      if (expiresAt.getTime() <= now.getTime()) {
-        throw new AppError('VALIDATION_FAILED', 'expiresAt: must be in the future');
-      }
-      const consentId = await insertConsent(tx, input, {
-        merchant,
-        clientId: ctx.clientId,
-        expiresAt,
-        actor: `client:${ctx.clientId}`,
-        referenceFingerprint: byReference?.fingerprint ?? null,
-      });
-      return { consentId, expiresAt: expiresAt.toISOString() };
-    });
+    outcome =
+      (expired ? null : await createInOneStatement(db, input, rows, idempotency, ctx)) ??
+      (await createInTransaction(db, input, rows, idempotency, expired));
   } catch (error) {
     // Two creates with one reference at once: the index let one in, the other answers it.
     const first =
@@ -123,14 +134,88 @@ export async function createConsent(
     if (!first) throw error;
     return { ...first, created: false };
   }
-  const { result, replayed } = outcome;
-  if (!replayed) {
-    await ctx.events?.publish({
-      type: 'consent.created',
-      data: { consentId: result.consentId, clientId: ctx.clientId, merchantId: ctx.merchantId },
-    });
+  const { result, replayed, notified } = outcome;
+  if (!replayed && !notified) {
+    await ctx.events?.publish(createdEvent(result.consentId, ctx));
   }
   return { ...result, created: !replayed };
+}
+
+const createdEvent = (consentId: string, ctx: TCreateConsentContext) => ({
+  type: 'consent.created' as const,
+  data: { consentId, clientId: ctx.clientId, merchantId: ctx.merchantId },
+});
+
+/** A creation's answer; `notified` when its bus notice went with its statement. */
+type TCreation = { result: TCreated; replayed: boolean; notified: boolean };
+
+/**
+ * The consent, its key with its answer, and its bus notice when the bus is the database's, as one
+ * statement (bench/README.md "Statements a payment"). The form check is made in it: a foreign
+ * form claims no key and writes nothing, and answers null, so that createInTransaction answers
+ * it (a retry of an earlier consent, or the refusal).
+ */
+async function createInOneStatement(
+  db: TDb,
+  input: TCreateConsentRequest,
+  rows: TNewConsentRows,
+  idempotency: TIdempotencyRequest | undefined,
+  ctx: TCreateConsentContext,
+): Promise<TCreation | null> {
+  const consentId = randomId('cns');
+  const answer: TCreated = { consentId, expiresAt: rows.expiresAt.toISOString() };
+  // Sent with the consent, PostgreSQL delivers it once the consent is committed, never before.
+  const channel = (await ctx.events?.notifyChannel?.().catch(() => null)) ?? null;
+  const notice = channel
+    ? sql`, told AS (SELECT pg_notify(${channel}, ${JSON.stringify(
+        eventOf(createdEvent(consentId, ctx)),
+      )}) FROM made)`
+    : sql``;
+  const written = await runIdempotentStatement<TCreated, { told: number }>(
+    db,
+    idempotency,
+    answer,
+    {
+      allowed: ownFormCondition(input.formId, rows.merchant.id),
+      writes: (go) => sql`${consentWrites(consentId, input, rows, go)} ${notice}`,
+      answers: channel ? sql`(SELECT count(*)::int FROM told) AS told` : sql`0 AS told`,
+    },
+  );
+  if (written.outcome === 'refused') return null;
+  if (written.outcome === 'replayed') {
+    return { result: written.result, replayed: true, notified: false };
+  }
+  return { result: answer, replayed: false, notified: written.row.told > 0 };
+}
+
+/**
+ * The consent through runIdempotent, whose claim comes before every check: a retry of a consent
+ * created before its expiry passed, or before its form became another merchant's, still answers
+ * it; anything else is refused.
+ */
+async function createInTransaction(
+  db: TDb,
+  input: TCreateConsentRequest,
+  rows: TNewConsentRows,
+  idempotency: TIdempotencyRequest | undefined,
+  expired: boolean,
+): Promise<TCreation> {
+  const done = await runIdempotent(db, idempotency, async (tx) => {
+    if (expired) throw new AppError('VALIDATION_FAILED', 'expiresAt: must be in the future');
+    const consentId = await insertConsent(tx, input, rows);
+    return { consentId, expiresAt: rows.expiresAt.toISOString() };
+  });
+  return { ...done, notified: false };
+}
+
+/** The bank of the merchant's wallet, as the client's authentication read it or read now. */
+async function walletBankNameOf(db: TDb, ctx: TCreateConsentContext): Promise<string | null> {
+  if (ctx.authenticated) return ctx.authenticated.walletBankName;
+  const [merchant] = await preparedQuery(db, 'consent_merchant', prepareMerchant).execute({
+    merchantId: ctx.merchantId,
+  });
+  if (!merchant) throw new AppError('INVALID_CLIENT_CREDENTIALS');
+  return merchant.walletBankName;
 }
 
 /**
@@ -156,166 +241,26 @@ async function consentOfReference(
 }
 
 /** A return URL must be on an origin the client registered (its embedding origins). */
-async function assertReturnOrigin(db: TDb, clientId: string, returnUrl: string | undefined) {
+async function assertReturnOrigin(
+  db: TDb,
+  ctx: TCreateConsentContext,
+  returnUrl: string | undefined,
+) {
   if (returnUrl === undefined) return;
-  const [client] = await db
-    .select({ origins: apiClients.allowedOrigins })
-    .from(apiClients)
-    .where(eq(apiClients.clientId, clientId));
-  if (!client?.origins.includes(new URL(returnUrl).origin)) {
+  const origins = ctx.authenticated
+    ? ctx.authenticated.allowedOrigins
+    : (
+        await db
+          .select({ origins: apiClients.allowedOrigins })
+          .from(apiClients)
+          .where(eq(apiClients.clientId, ctx.clientId))
+      )[0]?.origins;
+  if (!origins?.includes(new URL(returnUrl).origin)) {
     throw new AppError(
       'VALIDATION_FAILED',
       'returnUrl: its origin is not registered for this client (npm run client:origins)',
     );
   }
-}
-
-/** Who a new consent is for and from, and what its first audit event records. */
-export type TNewConsentRows = {
-  merchant: Pick<TMerchantRow, 'id' | 'walletBankName'>;
-  clientId: string;
-  expiresAt: Date;
-  /** The audit actor of 'consent.created', e.g. `client:cli_…` or `payer:usr_…`. */
-  actor: string;
-  /** More for the 'consent.created' audit row (docs/payment-requests.md: who was asked). */
-  createdData?: Record<string, unknown>;
-  /** The fingerprint of the merchant's request, kept with its reference. */
-  referenceFingerprint?: string | null;
-};
-
-/**
- * A consent names a form of its own merchant (docs/forms.md): another merchant's form is refused
- * (400 naming formId), so a merchant can neither show nor collect answers to a form not its own.
- * An id no form has yet is let through: the consent shows the form once it is made.
- */
-async function assertOwnForm(tx: TDb, formId: string | undefined, merchantId: string) {
-  if (formId === undefined) return;
-  const [form] = await tx
-    .select({ merchantId: forms.merchantId })
-    .from(forms)
-    .where(eq(forms.id, formId));
-  if (form && form.merchantId !== merchantId) {
-    throw new AppError('VALIDATION_FAILED', 'formId: not a form of this merchant');
-  }
-}
-
-const CONSENT_INSERT_COLUMNS = [
-  'id',
-  'merchantId',
-  'clientId',
-  'expiresAt',
-  'actOnBehalfOf',
-  'formId',
-  'formTemplateValues',
-  'requiresAuth',
-  'requiresAccount',
-  'authAppId',
-  'originalRequestId',
-  'reference',
-  'referenceFingerprint',
-  'metadata',
-  'returnUrl',
-] as const satisfies readonly (keyof typeof consents.$inferInsert)[];
-
-const PAYMENT_INSERT_COLUMNS = [
-  'id',
-  'consentId',
-  'position',
-  'type',
-  'amount',
-  'narration',
-  'amountType',
-  'dueDate',
-  'startDate',
-  'endDate',
-  'frequency',
-  'interval',
-  'paypointId',
-  'paypointLocationName',
-  'shieldWalletBankName',
-] as const satisfies readonly (keyof typeof payments.$inferInsert)[];
-
-const prepareConsentInsert = (db: TDb) =>
-  db.insert(consents).values(placeholdersFor(CONSENT_INSERT_COLUMNS)).prepare('consent_insert');
-
-const preparePaymentInsert = (db: TDb) =>
-  db.insert(payments).values(placeholdersFor(PAYMENT_INSERT_COLUMNS)).prepare('payment_insert');
-
-/**
- * Writes a consent, its payments and data-sharing items and its 'consent.created' audit event
- * inside the caller's transaction; answers its new id.
- */
-export async function insertConsent(
-  tx: TDb,
-  input: TCreateConsentRequest,
-  rows: TNewConsentRows,
-): Promise<string> {
-  await assertOwnForm(tx, input.formId, rows.merchant.id);
-  const consentId = randomId('cns');
-  await preparedQuery(tx, 'consent_insert', prepareConsentInsert).execute({
-    id: consentId,
-    merchantId: rows.merchant.id,
-    clientId: rows.clientId,
-    expiresAt: rows.expiresAt,
-    actOnBehalfOf: input.actOnBehalfOf ?? null,
-    formId: input.formId ?? null,
-    formTemplateValues: input.formCompletion?.templateLiteralValues ?? null,
-    requiresAuth: input.requirements.requiresAuth,
-    requiresAccount: input.requirements.requiresAccount,
-    authAppId: input.authAppId ?? null,
-    originalRequestId: input.originalRequestId ?? null,
-    reference: input.reference ?? null,
-    referenceFingerprint: rows.referenceFingerprint ?? null,
-    metadata: input.metadata ?? null,
-    returnUrl: input.returnUrl ?? null,
-  });
-  const paymentRows = input.payments.map((p, position) => ({
-    id: randomId('pay'),
-    consentId,
-    position,
-    type: p.type,
-    amount: p.amount,
-    narration: p.narration,
-    amountType: p.type === 'future' ? p.amountType : ('fixed' as const),
-    dueDate: p.type === 'future' ? dateOrNull(p.dueDate) : null,
-    startDate: p.type === 'future' ? dateOrNull(p.startDate) : null,
-    endDate: p.type === 'future' ? dateOrNull(p.endDate) : null,
-    frequency: p.type === 'future' ? (p.frequency ?? null) : null,
-    interval: p.type === 'future' ? (p.interval ?? null) : null,
-    paypointId: p.paypointId ?? null,
-    paypointLocationName: p.paypointLocationName ?? null,
-    // Immediate payments are collected into the merchant's wallet (spec §3 shieldWallet).
-    shieldWalletBankName: p.type === 'immediate' ? rows.merchant.walletBankName : null,
-  }));
-  // Most consents ask one payment: its row by a prepared query; several in one statement.
-  const [only] = paymentRows;
-  if (only && paymentRows.length === 1) {
-    await preparedQuery(tx, 'payment_insert', preparePaymentInsert).execute(only);
-  } else if (paymentRows.length > 0) {
-    await tx.insert(payments).values(paymentRows);
-  }
-  const items = dataSharingRows(consentId, input.dataSharing);
-  if (items.length > 0) await tx.insert(dataSharingItems).values(items);
-  await insertConsentEvent(tx, {
-    consentId,
-    type: 'consent.created',
-    actor: rows.actor,
-    data: { payments: input.payments.length, dataItems: items.length, ...rows.createdData },
-  });
-  return consentId;
-}
-
-function dataSharingRows(
-  consentId: string,
-  dataSharing: TDataSharing | undefined,
-): Array<typeof dataSharingItems.$inferInsert> {
-  if (!dataSharing) return [];
-  return DATA_CATEGORIES.flatMap((category): Array<typeof dataSharingItems.$inferInsert> => {
-    const value = dataSharing[category];
-    if (value === undefined || value === false) return [];
-    if (value === true) return [{ consentId, category, item: null }];
-    return value.map((item) => ({ consentId, category, item }));
-  });
 }
 
 function toDataSharing(rows: TDataItemRow[]): TDataSharing | null {

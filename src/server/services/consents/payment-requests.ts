@@ -13,7 +13,8 @@ import type { TDb } from '../../db/database';
 import { apiClients, merchants, payers } from '../../db/schema';
 import { AppError } from '../../app-error';
 import { declineConsent } from './consent-grants';
-import { insertConsent, loadConsent } from './consents';
+import { loadConsent } from './consents';
+import { insertConsent } from './consent-inserts';
 import { runIdempotent } from '../idempotency';
 import { consentPageUrl } from '../page-urls';
 import {

@@ -84,9 +84,16 @@ export type TAuthenticatedClient = {
   /** Which secret the request presented: the current one, or the one a rotation replaced
    * while its grace period lasts. */
   secret: 'current' | 'previous';
+  /**
+   * What a consent's creation needs of the client and its merchant, read with the credentials
+   * (one statement, bench/README.md "Statements a payment"): the bank of the wallet that collects
+   * immediate payments, and the origins a return URL may be on.
+   */
+  walletBankName: string | null;
+  allowedOrigins: string[];
 };
 
-/** A client's stored credentials, read on every merchant request: prepared once. */
+/** A client's stored credentials and its merchant, read on every merchant request: prepared once. */
 const prepareCredentials = (db: TDb) =>
   db
     .select({
@@ -95,10 +102,26 @@ const prepareCredentials = (db: TDb) =>
       secretHash: apiClients.secretHash,
       previousSecretHash: apiClients.previousSecretHash,
       previousSecretExpiresAt: apiClients.previousSecretExpiresAt,
+      allowedOrigins: apiClients.allowedOrigins,
+      walletBankName: merchants.walletBankName,
     })
     .from(apiClients)
+    .innerJoin(merchants, eq(merchants.id, apiClients.merchantId))
     .where(eq(apiClients.clientId, sql.placeholder('clientId')))
     .prepare('client_credentials');
+
+type TStoredCredentials = Awaited<
+  ReturnType<ReturnType<typeof prepareCredentials>['execute']>
+>[number];
+
+/** The client as the request carries it: no hash of a secret goes with it. */
+function authenticatedAs(
+  client: TStoredCredentials,
+  secret: TAuthenticatedClient['secret'],
+): TAuthenticatedClient {
+  const { clientId, merchantId, walletBankName, allowedOrigins } = client;
+  return { clientId, merchantId, secret, walletBankName, allowedOrigins };
+}
 
 /**
  * Checks HTTP Basic client credentials; any mismatch is the same 401, whatever was wrong. An
@@ -124,7 +147,7 @@ export async function authenticateClient(
         .set({ secretHash: hashSecret(key, secret) })
         .where(eq(apiClients.clientId, clientId));
     }
-    return { clientId: client.clientId, merchantId: client.merchantId, secret: 'current' };
+    return authenticatedAs(client, 'current');
   }
   const previousValid =
     client?.previousSecretHash != null &&
@@ -133,7 +156,7 @@ export async function authenticateClient(
   if (client && previousValid && client.previousSecretHash) {
     const previous = await verifySecret(key, secret, client.previousSecretHash);
     if (previous.ok) {
-      return { clientId: client.clientId, merchantId: client.merchantId, secret: 'previous' };
+      return authenticatedAs(client, 'previous');
     }
   }
   throw new AppError('INVALID_CLIENT_CREDENTIALS');
