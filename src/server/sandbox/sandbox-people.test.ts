@@ -83,7 +83,7 @@ describe('sandbox people', () => {
     });
   });
 
-  it('mints people whose BVNs, account numbers and card digits no one else has', async () => {
+  it('mints people whose BVNs, account numbers and card digits no one else has, each account with its own last 4', async () => {
     const db = await openDb();
     const people = [];
     for (let i = 0; i < 12; i += 1) people.push(await mintSandboxPerson(db));
@@ -94,6 +94,11 @@ describe('sandbox people', () => {
       ...people.flatMap((p) => p.accounts.map((a) => `${a.institutionCode}:${a.accountNumber}`)),
     ];
     expect(new Set(accounts).size).toBe(accounts.length);
+    // A person's accounts, masked on the page to their last 4 digits, each read as its own.
+    for (const person of people) {
+      const lastFours = person.accounts.map((a) => a.accountNumber.slice(-4));
+      expect(new Set(lastFours).size).toBe(lastFours.length);
+    }
     const digits = (scenario: string, number: string) =>
       `${scenario}:${number.slice(0, 6)}:${number.slice(-4)}`;
     const cards = [

@@ -290,7 +290,8 @@ export async function mintSandboxPerson(
     const accounts: TMintedPerson['accounts'] = [];
     for (const scenario of ACCOUNT_SCENARIOS) {
       const { institutionCode } = accountTemplate(scenario);
-      const accountNumber = await drawAccountNumber(institutionCode, async (number) => {
+      const taken = accounts.map((account) => account.accountNumber);
+      const accountNumber = await drawAccountNumber(institutionCode, taken, async (number) => {
         const [row] = await tx
           .insert(sandboxPersonAccounts)
           .values({
@@ -353,10 +354,16 @@ export async function mintSandboxPerson(
 /** A NUBAN of the bank that no test account has, fixture or minted, claimed by `claim`. */
 async function drawAccountNumber(
   institutionCode: string,
+  /** The person's accounts drawn before: a new one ends in other last 4 digits than each. */
+  personsOthers: readonly string[],
   claim: (accountNumber: string) => Promise<boolean>,
 ): Promise<string> {
+  // The page lists a payer's accounts masked to their last 4 digits (****1234): two of one
+  // person's ending alike would read as one account to the payer, and to a test finding it.
+  const lastFours = new Set(personsOthers.map((number) => number.slice(-4)));
   for (let tries = 0; tries < TRIES; tries += 1) {
     const drawn = randomNuban(institutionCode);
+    if (lastFours.has(drawn.slice(-4))) continue;
     const fixture = SANDBOX_ACCOUNTS.some(
       (a) => a.institutionCode === institutionCode && a.accountNumber === drawn,
     );
