@@ -19,6 +19,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { TCardBrand } from '../../../domain/card-brand';
+import { CARD_LINK_CHARGE_STAGES } from '../../../domain/link-charge-lifecycle';
 import type { TKeptMandateTerms } from '../../../domain/mandate-terms';
 import { LINK_ROUTES, MANDATE_ENDS, MANDATE_STATES } from '../../../domain/schemas/account-link';
 import { payments } from './consents';
@@ -71,9 +72,6 @@ export const payerAccounts = pgTable(
     ),
   ],
 );
-
-/** Where a card link's test charge waits (route card): at the network, or for the payer. */
-export const CARD_LINK_CHARGE_STAGES = ['charging', 'awaiting_otp', 'awaiting_3ds'] as const;
 
 export const accountLinks = pgTable(
   'account_links',
@@ -143,7 +141,10 @@ export const accountLinks = pgTable(
      * link with no test charge.
      */
     chargeProvider: text('charge_provider'),
-    /** Where an open card link's test charge waits (route card); null once it ended. */
+    /**
+     * Where an open card link's test charge waits (route card); null once it ended. It moves by
+     * LINK_CHARGE_TRANSITIONS (src/domain/link-charge-lifecycle.ts).
+     */
     chargeStage: text('charge_stage', { enum: CARD_LINK_CHARGE_STAGES }),
     /**
      * When a card link's test charge was settled: the network's last word on it recorded (never

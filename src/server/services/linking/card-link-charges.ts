@@ -10,6 +10,7 @@ import { accountLinks } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
 import type { TCardsPort, TNoticedCharge, TRequeryOutcome } from '../../providers/payments';
 import { abandonLink, type TLinkRow } from './link-lifecycle';
+import { inLinkChargeStages } from './link-charge-moves';
 import { AppError } from '../../app-error';
 import { book, ledgerAccount } from '../payments/ledger';
 
@@ -147,7 +148,7 @@ export async function bookTestCharge(
 export const atThreeDsCheck = and(
   eq(accountLinks.route, 'card'),
   eq(accountLinks.state, 'created'),
-  eq(accountLinks.chargeStage, 'awaiting_3ds'),
+  inLinkChargeStages(['awaiting_3ds']),
 );
 
 /**

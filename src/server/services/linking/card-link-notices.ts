@@ -112,7 +112,7 @@ export async function endThreeDsLink(
   linkId: string,
   word: TNoticedCharge,
 ): Promise<'ended' | 'given_back' | 'unchanged'> {
-  const link = await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
+  const link = await takeWaitingLink(ctx, { linkId }, 'takeThreeDsResult');
   if (!link) {
     const late = word.kind === 'taken' && !word.givenBack;
     return late && (await giveBackAfterEnd(ctx, linkId, word)) ? 'given_back' : 'unchanged';
@@ -188,7 +188,7 @@ async function linkChallengeAnswer(
       return { status: 'failed', message: await endedLinkMessage(ctx.db, link.id) };
     case 'created':
     case 'awaiting_authorisation':
-      await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
+      await takeWaitingLink(ctx, { linkId }, 'takeThreeDsResult');
       throw new AppError('PAYMENT_IN_PROGRESS');
   }
 }

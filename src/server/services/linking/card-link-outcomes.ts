@@ -10,10 +10,12 @@ import {
   CARD_NOT_ON_ACCOUNT_TEXT,
 } from '../../../domain/constants';
 import { ERROR_CATALOGUE, type TErrorCode } from '../../../domain/errors';
+import { LINK_CHARGE_TRANSITIONS } from '../../../domain/link-charge-lifecycle';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import type { TCardChargeOutcome, TCardSummary } from '../../providers/payments';
 import { activateLink, type TLinkRow } from './link-lifecycle';
+import { inLinkChargeStages, moveLinkCharge } from './link-charge-moves';
 import { obfuscateCard } from '../../../domain/card-number';
 import { AppError } from '../../app-error';
 import { cardFailureOf, type TCardChargeResult, waitingResult } from '../payments/card-payments';
@@ -92,11 +94,12 @@ async function recordSucceeded(
       await endLink(tx, link, refused, now, 'settled');
       return refused;
     }
+    // The charge's 'link' edge, made by the mandate's activation, which ends the charge with it.
     const activated = await activateLink(
       tx,
       link.id,
       now,
-      eq(accountLinks.chargeStage, 'charging'),
+      inLinkChargeStages(LINK_CHARGE_TRANSITIONS.link.from),
     );
     if (!activated) {
       // Superseded by a newer attempt, or past its expiry while the network thought.
@@ -174,16 +177,13 @@ export async function recordLinkOutcome(
     }
     case 'otp_required':
     case 'three_ds_required': {
-      const stage = outcome.kind === 'otp_required' ? 'awaiting_otp' : 'awaiting_3ds';
-      const [waiting] = await db
-        .update(accountLinks)
-        .set({
-          chargeStage: stage,
-          providerReference: outcome.providerReference,
-          updatedAt: clock.now(),
-        })
-        .where(and(eq(accountLinks.id, link.id), eq(accountLinks.chargeStage, 'charging')))
-        .returning({ id: accountLinks.id });
+      const waiting = await moveLinkCharge(
+        db,
+        link.id,
+        outcome.kind === 'otp_required' ? 'askOtp' : 'ask3ds',
+        { providerReference: outcome.providerReference },
+        clock.now(),
+      );
       if (!waiting) throw new AppError('ACCOUNT_LINK_CANCELLED');
       return waitingResult(outcome, {
         paymentId: link.id,
@@ -246,34 +246,31 @@ export async function callNetwork(
 }
 
 /**
- * A card link waiting at `stage`, taken (now `charging`) in one statement, so an answer reaches
- * the network, and the network's answer the link, once. The payer's own answer (their OTP) is
- * taken only while the link lasts; a provider's word of a charge it ended (its notice, by the
- * link's id alone) is taken at any age: the link's completion refuses a link past its expiry and
- * gives the money back.
+ * A card link waiting for the answer `edge` takes (the payer's OTP, the 3-D Secure check's
+ * result), taken (now `charging`) in one statement, so an answer reaches the network, and the
+ * network's answer the link, once. The payer's own answer (their OTP) is taken only while the
+ * link lasts; a provider's word of a charge it ended (its notice, by the link's id alone) is taken
+ * at any age: the link's completion refuses a link past its expiry and gives the money back.
  */
-export async function takeWaitingLink(
+export function takeWaitingLink(
   ctx: TCardLinkContext,
   where: { linkId: string; payerId?: string },
-  stage: 'awaiting_otp' | 'awaiting_3ds',
+  edge: 'takeOtp' | 'takeThreeDsResult',
 ): Promise<TLinkRow | null> {
-  const { db, clock } = ctx;
-  const now = clock.now();
+  const now = ctx.clock.now();
   const { linkId, payerId } = where;
-  const [taken] = await db
-    .update(accountLinks)
-    .set({ chargeStage: 'charging', updatedAt: now })
-    .where(
-      and(
-        eq(accountLinks.id, linkId),
-        payerId === undefined
-          ? undefined
-          : and(eq(accountLinks.payerId, payerId), gt(accountLinks.expiresAt, now)),
-        eq(accountLinks.route, 'card'),
-        eq(accountLinks.state, 'created'),
-        eq(accountLinks.chargeStage, stage),
-      ),
-    )
-    .returning();
-  return taken ?? null;
+  return moveLinkCharge(
+    ctx.db,
+    linkId,
+    edge,
+    {},
+    now,
+    and(
+      payerId === undefined
+        ? undefined
+        : and(eq(accountLinks.payerId, payerId), gt(accountLinks.expiresAt, now)),
+      eq(accountLinks.route, 'card'),
+      eq(accountLinks.state, 'created'),
+    ),
+  );
 }

@@ -49,6 +49,7 @@ import {
   takeWaitingLink,
 } from './card-link-outcomes';
 import { endThreeDsLink } from './card-link-notices';
+import { inLinkChargeStages, moveLinkCharges } from './link-charge-moves';
 
 /*
  * Linking a card to a payer's bank account (spec §2 card_entry, §7 card calls and card-linking
@@ -70,7 +71,7 @@ const lostWithItsProcess = (now: Date) =>
   and(
     eq(accountLinks.route, 'card'),
     eq(accountLinks.state, 'created'),
-    eq(accountLinks.chargeStage, 'charging'),
+    inLinkChargeStages(['charging']),
     lt(accountLinks.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
   );
 
@@ -159,29 +160,28 @@ async function supersedeStaleLinks(
   of: { payerId: string; accountId: string; atTheirCheck: string[] },
   now: Date,
 ): Promise<void> {
-  const superseded = await tx
-    .update(accountLinks)
-    // The lifecycle's cancel edge, narrowed to the card attempts below.
-    .set({ state: MANDATE_TRANSITIONS.cancel.to, chargeStage: null, updatedAt: now })
-    .where(
-      and(
-        eq(accountLinks.accountId, of.accountId),
-        eq(accountLinks.route, 'card'),
-        eq(accountLinks.state, 'created'),
-        or(
-          and(
-            eq(accountLinks.chargeStage, 'awaiting_otp'),
-            lt(accountLinks.updatedAt, new Date(now.getTime() - OTP_RETRY_AFTER_MS)),
-          ),
-          and(
-            eq(accountLinks.chargeStage, 'awaiting_3ds'),
-            inArray(accountLinks.id, of.atTheirCheck),
-          ),
-          lostWithItsProcess(now),
+  // The charge's 'end' edge and the mandate's cancel edge in one statement, narrowed to the card
+  // attempts below: the charge's move carries the mandate's state, since the charge's stage is
+  // what picks the links superseded.
+  const superseded = await moveLinkCharges(
+    tx,
+    and(
+      eq(accountLinks.accountId, of.accountId),
+      eq(accountLinks.route, 'card'),
+      eq(accountLinks.state, 'created'),
+      or(
+        and(
+          inLinkChargeStages(['awaiting_otp']),
+          lt(accountLinks.updatedAt, new Date(now.getTime() - OTP_RETRY_AFTER_MS)),
         ),
+        and(inLinkChargeStages(['awaiting_3ds']), inArray(accountLinks.id, of.atTheirCheck)),
+        lostWithItsProcess(now),
       ),
-    )
-    .returning({ id: accountLinks.id });
+    ) ?? sql`false`,
+    'end',
+    { state: MANDATE_TRANSITIONS.cancel.to },
+    now,
+  );
   const message = ERROR_CATALOGUE.ACCOUNT_LINK_CANCELLED.message;
   for (const { id } of superseded) {
     await emitProgress(tx, { accountLinkId: id, status: 'failed', message });
@@ -240,6 +240,7 @@ export async function linkCard(
     accountId,
     route: 'card',
     state: 'created',
+    // Where a test charge starts (src/domain/link-charge-lifecycle.ts): at the network.
     chargeStage: 'charging',
     chargeProvider: cards.provider,
     debitProvider: debitProviderOfNewLinks(ctx.providers.payments),
@@ -307,7 +308,7 @@ async function submitCardLinkOtp(
   linkId: string,
   otp: string,
 ): Promise<TCardCompleteResponse> {
-  const link = await takeWaitingLink(ctx, { payerId, linkId }, 'awaiting_otp');
+  const link = await takeWaitingLink(ctx, { payerId, linkId }, 'takeOtp');
   if (!link) throw await notWaitingForOtp(ctx, payerId, linkId);
   const providerReference = link.providerReference;
   if (!providerReference)

@@ -13,6 +13,7 @@ import {
   type TChargingLink,
 } from './card-link-charges';
 import type { TLinkRow } from './link-lifecycle';
+import { inLinkChargeStages, moveLinkCharge } from './link-charge-moves';
 
 /*
  * Card links whose test charge's money may be out with no word of it (docs/accounts.md "Linking
@@ -64,14 +65,13 @@ async function settleLostLink(
   if (answer.kind !== 'pending') return settleLinkCharge(ctx, link, answer);
   // A link's charge carried its PIN: only an OTP or a 3-D Secure check waits for the payer.
   if ((answer.awaiting === 'otp' || answer.awaiting === '3ds') && answer.providerReference) {
-    await ctx.db
-      .update(accountLinks)
-      .set({
-        chargeStage: answer.awaiting === 'otp' ? 'awaiting_otp' : 'awaiting_3ds',
-        providerReference: answer.providerReference,
-        updatedAt: ctx.clock.now(),
-      })
-      .where(and(eq(accountLinks.id, link.id), eq(accountLinks.chargeStage, 'charging')));
+    await moveLinkCharge(
+      ctx.db,
+      link.id,
+      answer.awaiting === 'otp' ? 'askOtp' : 'ask3ds',
+      { providerReference: answer.providerReference },
+      ctx.clock.now(),
+    );
   }
   return 'pending';
 }
@@ -129,11 +129,7 @@ function addCounts(
  */
 export async function reconcileLostLinkCharges(ctx: TLostLinkContext) {
   const charging = await drainClaims(
-    () =>
-      claimLinks(
-        ctx,
-        and(eq(accountLinks.state, 'created'), eq(accountLinks.chargeStage, 'charging')),
-      ),
+    () => claimLinks(ctx, and(eq(accountLinks.state, 'created'), inLinkChargeStages(['charging']))),
     (link) => settleLostLink(ctx, link),
   );
   const ended = await drainClaims(
