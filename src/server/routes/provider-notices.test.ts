@@ -296,6 +296,22 @@ describe('the sandbox sends its transfers through the route', () => {
     expect(await eventCount()).toBe(before);
   });
 
+  it("ends a payment's one-time account only on the word of the provider that opened it", async () => {
+    const open = await openTransfer();
+    const expired = { kind: 'transfer_account_expired', reference: open.reference } as const;
+    // Another provider's notice, verified as theirs, is no word on an account it did not open.
+    expect(await applyProviderNotice(ctx.context, expired, 'paystack')).toBe('unchanged');
+    expect(await attemptRow(open.reference)).toMatchObject({
+      stage: 'awaiting_transfer',
+      failureCode: null,
+    });
+    expect(await applyProviderNotice(ctx.context, expired, 'sandbox')).toBe('applied');
+    expect(await attemptRow(open.reference)).toMatchObject({
+      failureCode: 'TRANSFER_ACCOUNT_EXPIRED',
+      failureReason: 'expired',
+    });
+  });
+
   it('returns through returnTransfer a transfer to a payment paid another way', async () => {
     const open = await openTransfer();
     expect((await payByCard(ctx.app, open)).statusCode).toBe(200);

@@ -94,7 +94,7 @@ export async function applyProviderNotice(
     case 'refunds':
       return applyRefundsNotice(ctx, notice.refunds);
     case 'transfer_account_expired':
-      return applyAccountExpiredNotice(ctx, notice.reference);
+      return applyAccountExpiredNotice(ctx, notice.reference, from);
     case 'debit_mandate':
       return applyBankMandate(ctx, notice);
     case 'account_holder':
@@ -220,15 +220,21 @@ function applyTransferNotice(
 /**
  * A one-time account closed before its time: the link's test transfer or the payment's attempt
  * that waited on it ends expired, each in its one move (the same notice twice changes nothing).
+ * A payment's account is ended only by the provider its attempt names, which opened it: another
+ * provider's word on it changes nothing. (A link's row does not name the provider of its test
+ * transfer's account.)
  */
 async function applyAccountExpiredNotice(
   ctx: TNoticeContext,
   reference: string,
+  from: string,
 ): Promise<TNoticeEffect> {
   const now = ctx.clock.now();
-  if (isAccountLinkReference(reference)) await expireLinkTestTransfer(ctx.db, reference, now);
-  else await expireTransferAttempt(ctx.db, reference, now);
-  return 'applied';
+  if (isAccountLinkReference(reference)) {
+    await expireLinkTestTransfer(ctx.db, reference, now);
+    return 'applied';
+  }
+  return (await expireTransferAttempt(ctx.db, reference, now, from)) ? 'applied' : 'unchanged';
 }
 
 /**

@@ -170,7 +170,9 @@ async function openRoutedAccount(
       return { attempt, account, notAfter };
     } catch (error) {
       const last = index === order.length - 1;
-      await endTransferAttempt(db, attempt.id, 'PAYMENT_FAILED', 'provider_error', now, null, last);
+      await endTransferAttempt(db, attempt.id, 'PAYMENT_FAILED', 'provider_error', now, {
+        tell: last,
+      });
       if (last) throw new AppError('PAYMENT_FAILED');
       failedOver.push({
         provider,
@@ -191,18 +193,30 @@ async function endTransferAttempt(
   code: 'TRANSFER_ACCOUNT_EXPIRED' | 'PAYMENT_FAILED',
   reason: string,
   now: Date,
-  returned: TAttemptRow['returned'] = null,
-  /** Whether the payer's page hears of it: not when the next provider opens the account. */
-  tell = true,
-): Promise<void> {
-  await db.transaction(async (tx) => {
+  {
+    returned = null,
+    tell = true,
+    provider,
+  }: {
+    /** A transfer its bank sent back, recorded with the ending. */
+    returned?: TAttemptRow['returned'];
+    /** Whether the payer's page hears of it: not when the next provider opens the account. */
+    tell?: boolean;
+    /** Ended only when the attempt names this provider (the one whose notice says so). */
+    provider?: string;
+  } = {},
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
     const ended = await moveAttempt(
       tx,
       attemptId,
       'abandon',
       { failureCode: code, failureReason: reason, ...(returned ? { returned } : {}) },
       now,
-      eq(paymentAttempts.stage, 'awaiting_transfer'),
+      and(
+        eq(paymentAttempts.stage, 'awaiting_transfer'),
+        provider === undefined ? undefined : eq(paymentAttempts.provider, provider),
+      ),
     );
     if (ended && tell) {
       await emitPaymentEvent(
@@ -211,6 +225,7 @@ async function endTransferAttempt(
         ended,
       );
     }
+    return ended !== null;
   });
 }
 
@@ -354,8 +369,7 @@ export async function creditTransfer(
   const expiry = oneTimeAccountExpiry(attempt.createdAt, new Date(Math.min(...limits)));
   if (!(expiry.getTime() > now.getTime())) {
     await endTransferAttempt(tx, attempt.id, 'TRANSFER_ACCOUNT_EXPIRED', 'expired', now, {
-      amount,
-      reason: 'expired',
+      returned: { amount, reason: 'expired' },
     });
     return { taken: false, reason: 'expired' };
   }
@@ -436,8 +450,7 @@ export async function noteReturnedTransfer(
   if (!attempt) return;
   if (reason === 'expired' && attempt.stage === 'awaiting_transfer') {
     await endTransferAttempt(tx, attempt.id, 'TRANSFER_ACCOUNT_EXPIRED', 'expired', now, {
-      amount,
-      reason,
+      returned: { amount, reason },
     });
     return;
   }
@@ -445,8 +458,16 @@ export async function noteReturnedTransfer(
 }
 
 /** An expired one-time account ends its attempt (the sandbox's 'Expire this account now'). */
-export async function expireTransferAttempt(db: TDb, reference: string, now: Date): Promise<void> {
-  await endTransferAttempt(db, reference, 'TRANSFER_ACCOUNT_EXPIRED', 'expired', now);
+export async function expireTransferAttempt(
+  db: TDb,
+  reference: string,
+  now: Date,
+  /** The provider whose notice said so: only the attempt's own ends it. None: our own sweep. */
+  noticedBy?: string,
+): Promise<boolean> {
+  return endTransferAttempt(db, reference, 'TRANSFER_ACCOUNT_EXPIRED', 'expired', now, {
+    provider: noticedBy,
+  });
 }
 
 /**
