@@ -11,15 +11,22 @@ import {
 /** The states a link is created in: `awaiting_authorisation` for a paper mandate. */
 const START_STATES: readonly TMandateState[] = ['created', 'awaiting_authorisation'];
 const ENDED_STATES: readonly TMandateState[] = ['active', 'expired', 'cancelled'];
+/** The states no move leaves: an active link is stopped only where its provider keeps it. */
+const FINAL_STATES: readonly TMandateState[] = ['expired', 'cancelled'];
 
 describe('the mandate lifecycle', () => {
   it('reaches every state from the states a link is created in', () => {
     expect(statesReached(START_STATES, MANDATE_TRANSITIONS)).toEqual([...MANDATE_STATES].sort());
   });
 
-  it('never moves a mandate that ended', () => {
+  it('never moves a mandate that expired or was cancelled, and an active one only to stop it', () => {
     const leftFrom = statesLeft(MANDATE_TRANSITIONS);
-    for (const state of ENDED_STATES) expect(leftFrom.has(state)).toBe(false);
+    for (const state of FINAL_STATES) expect(leftFrom.has(state)).toBe(false);
+    const fromActive = Object.values(MANDATE_TRANSITIONS).filter((edge) =>
+      (edge.from as readonly TMandateState[]).includes('active'),
+    );
+    expect(fromActive).toEqual([MANDATE_TRANSITIONS.stop]);
+    expect(MANDATE_TRANSITIONS.stop).toEqual({ from: ['active'], to: 'cancelled' });
   });
 
   it('ends every move that leaves an open state but the claimed transfer', () => {

@@ -26,6 +26,12 @@ export const MANDATE_TRANSITIONS = {
   expire: { from: OPEN_STATES, to: 'expired' },
   /** The fifth wrong auth parameters, a provider that failed to open it, or a link made moot. */
   cancel: { from: OPEN_STATES, to: 'cancelled' },
+  /**
+   * A provider's own mandate (Remita's) whose future payments all ended (the payer's revocation,
+   * the merchant's cancel, the payer's erasure): it debits nothing more, and its stop at the
+   * provider is queued in the same transaction (services/linking/own-mandates.ts).
+   */
+  stop: { from: ['active'], to: 'cancelled' },
 } as const satisfies Record<string, { from: readonly TMandateState[]; to: TMandateState }>;
 
 export type TMandateEdge = keyof typeof MANDATE_TRANSITIONS;

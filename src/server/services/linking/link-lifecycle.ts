@@ -66,8 +66,22 @@ export async function moveLink(
   now: Date,
   also?: SQL,
 ): Promise<TLinkRow | null> {
+  const [row] = await moveLinks(db, and(eq(accountLinks.id, linkId), also), edge, now);
+  return row ?? null;
+}
+
+/**
+ * Moves the links `which` along one edge, in one statement that checks each is in one of the
+ * edge's `from` states: answers those moved.
+ */
+export async function moveLinks(
+  db: TDb,
+  which: SQL | undefined,
+  edge: TMandateEdge,
+  now: Date,
+): Promise<TLinkRow[]> {
   const { from, to } = MANDATE_TRANSITIONS[edge];
-  const [row] = await db
+  return db
     .update(accountLinks)
     .set({
       state: to,
@@ -78,15 +92,13 @@ export async function moveLink(
     })
     .where(
       and(
-        eq(accountLinks.id, linkId),
+        which,
         inArray(accountLinks.state, [...from]),
         // Only an account held under the payer's verified BVN becomes theirs, checked as it moves.
         to === 'active' ? heldUnderPayersBvn : undefined,
-        also,
       ),
     )
     .returning();
-  return row ?? null;
 }
 
 export function emitProgress(tx: TDb, event: TAccountLinkProgressEvent): Promise<number> {

@@ -14,6 +14,7 @@ import type { TMandatePayer, TMandateSetupPort, TOwnMandates } from '../../provi
 import { isOff, type TOffPort } from '../../providers/off';
 import type { TProviderRegistry } from '../../providers/registry';
 import type { TAppContext } from '../../context';
+import { moveLinks } from './link-lifecycle';
 
 /*
  * Mandates the mandates capability's provider keeps and debits itself (TOwnMandates: Remita,
@@ -265,25 +266,23 @@ export async function stopOwnMandatesOf(
   now: Date,
 ): Promise<string[]> {
   if (paymentIds.length === 0) return [];
-  const ended = await tx
-    .update(accountLinks)
-    .set({ state: 'cancelled', updatedAt: now })
-    .where(
-      and(
-        eq(accountLinks.state, 'active'),
-        sql`${accountLinks.mandateProvider} IS NOT NULL`,
-        sql`${accountLinks.id} IN (
+  const ended = await moveLinks(
+    tx,
+    and(
+      sql`${accountLinks.mandateProvider} IS NOT NULL`,
+      sql`${accountLinks.id} IN (
           SELECT f.mandate_id FROM future_payment_accounts f
           WHERE f.payment_id IN (${sql.join(
             paymentIds.map((id) => sql`${id}`),
             sql`, `,
           )}))`,
-        sql`NOT EXISTS (
+      sql`NOT EXISTS (
           SELECT 1 FROM future_payment_accounts g JOIN payments p ON p.id = g.payment_id
           WHERE g.mandate_id = ${accountLinks.id} AND p.type = 'future' AND p.status = 'pending')`,
-      ),
-    )
-    .returning({ id: accountLinks.id });
+    ),
+    'stop',
+    now,
+  );
   for (const { id } of ended) {
     await jobs.enqueue(tx, STOP_MANDATE_JOB, { linkId: id }, { singletonKey: id });
   }
