@@ -1,16 +1,20 @@
 // Bank and card-scheme logos drawn by the server (spec §7, §8 "Logo image failure: Falls back to
-// a default logo"): SVG with no script, cached for a day, a default for an unknown bank.
+// a default logo"): SVG with no script, cached for a day, a default for an unknown bank, and for
+// any while the banks' list cannot be read, cached only until it is asked for again.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contrastRatio } from '../../domain/colour-contrast';
 import { usable } from '../providers/off';
 import { SANDBOX_BANKS } from '../sandbox/fixtures';
 import { startPluginApp } from '../testing/plugin-app';
+import { testClock } from '../testing/test-app';
+import { NAMES_KEPT_MS, UNREADABLE_FOR_MS } from '../services/bank-names';
 import { logoRoutes } from './bank-logos';
 import { monogramColours, monogramLetters } from './logo-svg';
 
+const clock = testClock('2027-03-02T10:00:00Z');
 let ctx: Awaited<ReturnType<typeof startPluginApp>>;
 beforeAll(async () => {
-  ctx = await startPluginApp(logoRoutes);
+  ctx = await startPluginApp(logoRoutes, { clock });
 });
 afterAll(() => ctx.close());
 
@@ -45,17 +49,41 @@ describe('GET /api/bank-logos/:institutionCode', () => {
 
   it("names the bank as the banks capability's list does, and draws the default while it cannot be read", async () => {
     const banks = usable(ctx.context.providers.payments.banks);
+    // Past what earlier tests read of the list: the names are kept a minute.
+    clock.advance(NAMES_KEPT_MS + 1);
     const listed = vi
       .spyOn(banks, 'listBanks')
       .mockResolvedValueOnce([{ institutionCode: '058', name: 'GTBank', integrations: [] }])
       .mockRejectedValueOnce(new Error('The provider did not answer'));
-    const named = await get('/api/bank-logos/058');
-    expectCachedSvg(named);
-    expect(named.body).toContain('<title>GTBank</title>');
-    const unreadable = await get('/api/bank-logos/058');
-    expectCachedSvg(unreadable);
-    expect(unreadable.body).toContain('<title>Bank</title>');
+    // A page's logos at once share one read of the list.
+    const named = await Promise.all(
+      ['058', '058', '044'].map((code) => get(`/api/bank-logos/${code}`)),
+    );
+    for (const logo of named) expectCachedSvg(logo);
+    expect(named[0]?.body).toContain('<title>GTBank</title>');
+    expect(named[2]?.body).toContain('<title>Bank</title>');
+    expect(listed).toHaveBeenCalledTimes(1);
+
+    // The list unreadable: the default, kept by the browser only as long as the list is left
+    // unasked, and the provider asked once for all the logos meanwhile.
+    clock.advance(NAMES_KEPT_MS + 1);
+    const unreadable = await Promise.all(
+      ['058', '044'].map((code) => get(`/api/bank-logos/${code}`)),
+    );
+    for (const logo of unreadable) {
+      expect(logo.statusCode).toBe(200);
+      expect(logo.headers['cache-control']).toBe(`public, max-age=${UNREADABLE_FOR_MS / 1_000}`);
+      expect(logo.body).toContain('<title>Bank</title>');
+    }
+    expect((await get('/api/bank-logos/058')).body).toContain('<title>Bank</title>');
     expect(listed).toHaveBeenCalledTimes(2);
+
+    // Asked again once that time is past: the provider answers, and the bank has its own.
+    clock.advance(UNREADABLE_FOR_MS + 1);
+    const back = await get('/api/bank-logos/058');
+    expectCachedSvg(back);
+    expect(back.body).toContain('<title>Guaranty Trust Bank</title>');
+    expect(listed).toHaveBeenCalledTimes(3);
     listed.mockRestore();
   });
 

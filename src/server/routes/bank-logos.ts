@@ -5,7 +5,7 @@ import { CARD_BRAND_NAMES, type TCardBrand } from '../../domain/card-brand';
 import { ZBankLogoParams, ZSignedUrlQuery, ZSignedUrlResponse } from '../../domain/schemas/assets';
 import type { TRouteContext } from '../context';
 import { AppError } from '../app-error';
-import { bankNameOf } from '../services/bank-names';
+import { bankNameOf, UNREADABLE_FOR_MS } from '../services/bank-names';
 import { bankMonogramSvg, cardSchemeSvg, DEFAULT_BANK_LOGO_SVG } from './logo-svg';
 import { jsonAnswers } from './responses';
 
@@ -14,16 +14,21 @@ const ZSvgImage = z.string().describe('image/svg+xml');
 
 /** Logos change with a release at most: a day in any cache. */
 const LOGO_CACHE_CONTROL = 'public, max-age=86400';
+/**
+ * The default logo drawn for a bank while the banks' list cannot be read: kept no longer than
+ * the list is left unasked (bank-names.ts), so the bank's own comes once the list does.
+ */
+const STANDING_IN_CACHE_CONTROL = `public, max-age=${UNREADABLE_FOR_MS / 1_000}`;
 
 /**
  * Sends one of our SVGs. Its own Cache-Control is kept by the response headers hook (which adds
  * no-store only where a route chose none); its CSP lets nothing load or run even if the file is
  * opened on its own.
  */
-const sendSvg = (reply: FastifyReply, body: string) =>
+const sendSvg = (reply: FastifyReply, body: string, cacheControl = LOGO_CACHE_CONTROL) =>
   reply
     .header('Content-Type', 'image/svg+xml')
-    .header('Cache-Control', LOGO_CACHE_CONTROL)
+    .header('Cache-Control', cacheControl)
     .header('Content-Security-Policy', "default-src 'none'")
     .send(body);
 
@@ -53,7 +58,8 @@ export const logoRoutes: FastifyPluginAsync<TRouteContext> = async (app, ctx) =>
     },
     async (request, reply) => {
       const { institutionCode } = request.params;
-      const name = await bankNameOf(ctx, institutionCode);
+      const { name, unreadable } = await bankNameOf(ctx, institutionCode);
+      if (unreadable) return sendSvg(reply, DEFAULT_BANK_LOGO_SVG, STANDING_IN_CACHE_CONTROL);
       return sendSvg(reply, name ? bankMonogramSvg(institutionCode, name) : DEFAULT_BANK_LOGO_SVG);
     },
   );

@@ -67,7 +67,7 @@ export async function recordBvnLookup(tx: TDb, lookup: TBvnLookupRecord): Promis
 
 /** GET /api/users/bvn-lookups: the payer's lookups, newest first, a page at a time. */
 export async function listBvnLookups(
-  ctx: Pick<TAppContext, 'db' | 'providers'>,
+  ctx: Pick<TAppContext, 'db' | 'providers' | 'clock'>,
   payerId: string,
   query: TBvnLookupsQuery,
 ): Promise<{ lookups: TBvnLookup[]; nextCursor: string | null }> {
