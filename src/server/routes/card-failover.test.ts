@@ -8,6 +8,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_ASKING_WINDOW_MS } from '../../domain/payment-attempts';
+import { addWorkingDays, CARD_REFUND_WORKING_DAYS } from '../../domain/refund-clocks';
+import { reversalsOfConsent } from '../services/payments/reversals';
 import { paymentAttempts } from '../db/schema';
 import { ZPaymentStateResponse } from '../../domain/schemas/payment';
 import { STILL_CHARGING_MESSAGE } from '../services/payments/card-payments';
@@ -242,6 +244,20 @@ describe('a card charge Paystack says nothing of for the whole asking window', (
       'card_payment',
       'card_payment',
       'card_refund',
+    ]);
+    // The consent's reversals (what a signed-in payer reads on /consents and the receipt's page):
+    // given back to the card, with the date the card scheme posts it by, working days from when
+    // it became owed.
+    const [owedBack] = await attemptsOf(consent.paymentId);
+    expect(await reversalsOfConsent(ctx.database.db, consent.consentId)).toEqual([
+      expect.objectContaining({
+        refundId: paystackTry?.id,
+        kind: 'reversal',
+        channel: 'card',
+        amount: 180_000,
+        status: owedBack?.refund === 'settled' ? 'processed' : 'pending',
+        expectedBy: addWorkingDays(owedBack!.updatedAt, CARD_REFUND_WORKING_DAYS),
+      }),
     ]);
     // Asked again, it books nothing more.
     const later = await reconcileLater(CALLED_OFF_ASK_EVERY_MS + 1_000);
