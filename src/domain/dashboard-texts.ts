@@ -1,5 +1,7 @@
 import { ROLE_LABELS, type TStaffRole } from './dashboard-roles';
 import { countNoun } from './plural';
+import { formatNaira } from './money';
+import { formatLagosDateTime } from './payment-date';
 
 /*
  * What the merchant dashboard says (docs/dashboard.md). The spec has no dashboard: these are our
@@ -246,3 +248,39 @@ export const DASHBOARD_TEXTS = {
 /** What an invitation offers: the merchant and the role. */
 export const roleInvitation = (merchantName: string, role: TStaffRole) =>
   `${merchantName} invites you to its dashboard as ${ROLE_LABELS[role].toLowerCase()}.`;
+
+/**
+ * A future payment's collection on the merchant's payment timeline: the payer told of the debit,
+ * and how the collection ended when it ended without the payment (the payment's own 'Paid' entry
+ * says a collection that succeeded). null for a collection with nothing of that to say.
+ */
+export function collectionTimelineWords(collection: {
+  status: string;
+  failureReason: string | null;
+  amount: number;
+  dueAt: string;
+}): { title: string; detail: string | null } | null {
+  const amount = formatNaira(collection.amount);
+  const due = `Due ${formatLagosDateTime(collection.dueAt)}`;
+  switch (collection.status) {
+    case 'skipped':
+      return collection.failureReason === 'consent_paused'
+        ? {
+            title: `${amount} skipped: it fell due while the payer’s payments were paused`,
+            detail: `${due}. Nothing was debited.`,
+          }
+        : { title: `${amount} skipped by the payer`, detail: `${due}. Nothing was debited.` };
+    case 'failed':
+      return { title: `Collection of ${amount} failed`, detail: collection.failureReason };
+    case 'cancelled':
+      return { title: `Collection of ${amount} cancelled`, detail: collection.failureReason };
+    default:
+      return null;
+  }
+}
+
+/** The notice before a collection, on the merchant's payment timeline. */
+export const collectionNoticeWords = (collection: { amount: number; dueAt: string }) => ({
+  title: `The payer was told of the ${formatNaira(collection.amount)} debit`,
+  detail: `Due ${formatLagosDateTime(collection.dueAt)}`,
+});

@@ -213,7 +213,7 @@ export const ZPaymentSearchResponse = ok({
 
 export const ZTimelineEntry = z.object({
   at: z.string(),
-  kind: z.enum(['created', 'attempt', 'notice', 'webhook', 'refund', 'executed']),
+  kind: z.enum(['created', 'attempt', 'notice', 'collection', 'webhook', 'refund', 'executed']),
   title: z.string(),
   detail: z.nullable(z.string()),
 });

@@ -131,5 +131,13 @@ describe('a skipped payment on the merchant’s dashboard', () => {
     expect(shown.payment).toMatchObject(skippedRow);
     expect(shown.refundable).toBe(0);
     expect(shown.timeline.map((entry) => entry.kind)).not.toContain('executed');
+    // The timeline says the payer was told of the debit, then that they skipped it.
+    expect(shown.timeline.filter((entry) => entry.kind === 'collection')).toEqual([
+      expect.objectContaining({ title: 'The payer was told of the ₦2,500.00 debit' }),
+      expect.objectContaining({
+        title: '₦2,500.00 skipped by the payer',
+        detail: expect.stringMatching(/^Due .+\. Nothing was debited\.$/),
+      }),
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { formatErrorMessage } from '../../../domain/errors';
+import { collectionNoticeWords, collectionTimelineWords } from '../../../domain/dashboard-texts';
 import { formatNaira } from '../../../domain/money';
 import { PAID_WITH_WORDS, paidWithWay } from '../../../domain/paid-with';
 import type {
@@ -14,6 +15,7 @@ import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import {
   consents,
+  futurePaymentCollections,
   merchantEvents,
   paymentAttempts,
   paymentRefunds,
@@ -225,6 +227,7 @@ async function timelineOf(
       });
     }
   }
+  entries.push(...(await collectionEntries(db, payment.id)));
   if (payment.executedAt) {
     entries.push({
       at: payment.executedAt.toISOString(),
@@ -275,6 +278,36 @@ async function timelineOf(
     });
   }
   return entries.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/**
+ * A future payment's collections on its timeline: the payer told of each debit, and each that
+ * ended without the payment (skipped, failed, cancelled), in the domain's words.
+ */
+async function collectionEntries(db: TDb, paymentId: string): Promise<TTimelineEntry[]> {
+  const collections = await db
+    .select()
+    .from(futurePaymentCollections)
+    .where(eq(futurePaymentCollections.paymentId, paymentId))
+    .orderBy(asc(futurePaymentCollections.dueAt));
+  return collections.flatMap((collection) => {
+    const facts = { ...collection, dueAt: collection.dueAt.toISOString() };
+    const told = collection.notifiedAt
+      ? [
+          {
+            at: collection.notifiedAt.toISOString(),
+            kind: 'collection' as const,
+            ...collectionNoticeWords(facts),
+          },
+        ]
+      : [];
+    const words = collection.completedAt ? collectionTimelineWords(facts) : null;
+    const ended =
+      words && collection.completedAt
+        ? [{ at: collection.completedAt.toISOString(), kind: 'collection' as const, ...words }]
+        : [];
+    return [...told, ...ended];
+  });
 }
 
 export async function paymentDetail(
