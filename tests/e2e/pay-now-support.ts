@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { SANDBOX_CARDS } from '../../src/server/sandbox/fixtures';
+import { settledPage } from './merchant';
 
 // The Immediate Payment screen as a payer works it: a sandbox card entered, the one-time account
 // read off the transfer details.
@@ -19,6 +20,7 @@ export const asksPin = (scenario: string) => scenario === 'pin_only' || scenario
  */
 export async function payWithCard(page: Page, scenario: Parameters<typeof card>[0]) {
   const { number, expiry, cvv, pin } = card(scenario);
+  await settledPage(page);
   await page.getByRole('button', { name: /Pay with Card/ }).click();
   await page.getByLabel('Card Number').fill(number);
   await page.getByLabel('Expiry date').fill(expiry);
