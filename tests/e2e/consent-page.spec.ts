@@ -52,6 +52,20 @@ const everything = {
   },
 };
 
+/** A new payer, signed up and signed in on this page. */
+async function signedUpPayer(page: Page) {
+  await addVirtualAuthenticator(page);
+  await page.goto('/login');
+  await signUpThroughPanel(page, page.request, { fullName: 'Bisi Okafor', phone: uniquePhone() });
+  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+}
+
+/** A consent asking only for an immediate payment of ₦1,800.00. */
+const shoesConsent = (page: Page) =>
+  createConsent(page.request, {
+    payments: [{ type: 'immediate', amount: 180_000, narration: 'Order #310 shoes' }],
+  });
+
 test.describe('standalone consent page', () => {
   test('shows Missing Client ID without a clientId, with the way back to the merchant', async ({
     page,
@@ -291,13 +305,8 @@ test.describe('drawn on the server', () => {
   test("answers a signed-in payer's tap made before the screen for their session came: held, then given to it", async ({
     page,
   }) => {
-    await addVirtualAuthenticator(page);
-    await page.goto('/login');
-    await signUpThroughPanel(page, page.request, { fullName: 'Bisi Okafor', phone: uniquePhone() });
-    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
-    const consentId = await createConsent(page.request, {
-      payments: [{ type: 'immediate', amount: 180_000, narration: 'Order #310 shoes' }],
-    });
+    await signedUpPayer(page);
+    const consentId = await shoesConsent(page);
     // The server draws the page without the payer's session: the signed-out screen, which the
     // page replaces with the signed-in one once its scripts read the session. They are held back
     // until the payer has tapped 'Pay with Card' on the drawn screen, and the consent flow's own
@@ -317,6 +326,23 @@ test.describe('drawn on the server', () => {
     release();
     await expect(page.getByRole('link', { name: 'Your consents' })).toBeVisible();
     await expect(page.getByLabel('Card Number')).toBeVisible();
+  });
+
+  test("a signed-in payer's tap as the page loads on a slow phone opens the card form, the screen never blinking to Loading", async ({
+    page,
+  }) => {
+    await signedUpPayer(page);
+    // A phone six times slower: the session is read, and the signed-in screen's code asked for,
+    // while the payer is already tapping. Drawn at once, that screen put the Loading screen in
+    // place of the drawn one until its code came, and a tap then landed on nothing (1 in 6 here).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    for (let round = 0; round < 3; round += 1) {
+      const consentId = await shoesConsent(page);
+      await page.goto(consentPath(consentId), { waitUntil: 'commit' });
+      await page.getByRole('button', { name: /Pay with Card/ }).click();
+      await expect(page.getByLabel('Card Number')).toBeVisible();
+    }
   });
 
   test('is painted once, then taken over by its scripts without reading the consent again, and answers at once', async ({
