@@ -16,6 +16,13 @@ afterEach(async () => {
 
 const codeIn = (body: string | undefined) => /code is (\d{6})/.exec(body ?? '')?.[1] ?? '';
 
+/** The bus's consent.created of a consent the client created. */
+const createdEvent = (consentId: string, client: { clientId: string; merchantId: string }) => ({
+  type: 'consent.created',
+  id: expect.any(String),
+  data: { consentId, clientId: client.clientId, merchantId: client.merchantId },
+});
+
 describe('the app context', () => {
   it('chooses its adapters from the configuration: the sandbox outbox and the sandbox network', async () => {
     ctx = await startTestApp();
@@ -89,17 +96,7 @@ describe('the app context', () => {
     expect(first.statusCode).toBe(201);
     expect((await create()).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(received).toEqual([
-      {
-        type: 'consent.created',
-        id: expect.any(String),
-        data: {
-          consentId: first.json().consentId,
-          clientId: client.clientId,
-          merchantId: client.merchantId,
-        },
-      },
-    ]);
+    expect(received).toEqual([createdEvent(first.json().consentId, client)]);
     await events.close();
   });
 
@@ -137,15 +134,7 @@ describe('the app context', () => {
     await events.publish({ type: 'consent.created', data, id: 'evt_last' });
     await last;
     expect(received).toEqual([
-      {
-        type: 'consent.created',
-        id: expect.any(String),
-        data: {
-          consentId: first.json().consentId,
-          clientId: client.clientId,
-          merchantId: client.merchantId,
-        },
-      },
+      createdEvent(first.json().consentId, client),
       { type: 'consent.created', id: 'evt_last', data },
     ]);
   });
