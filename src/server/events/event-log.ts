@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, max, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, max, sql, type SQL } from 'drizzle-orm';
 import type { TDb } from '../db/database';
 import { preparedQuery } from '../db/prepared-queries';
 import { events } from '../db/schema';
@@ -33,6 +33,13 @@ export type TLoggedEvent = {
 };
 
 /**
+ * A new event's id on `stream`, drawn under the stream's lock (above), held until the drawing
+ * transaction ends (or the statement, outside one).
+ */
+export const nextEventId = (stream: SQL | string) =>
+  sql<number>`(select nextval('events_id_seq') from pg_advisory_xact_lock(hashtext('events'), hashtext(${stream})))`;
+
+/**
  * An event's row, as one prepared query (every state change a page follows writes one). Its id is
  * drawn after the stream's lock is taken, in the same statement, so it holds outside a
  * transaction too (the lock then lasts until the statement commits).
@@ -41,7 +48,7 @@ const prepareAppend = (db: TDb) =>
   db
     .insert(events)
     .values({
-      id: sql`(select nextval('events_id_seq') from pg_advisory_xact_lock(hashtext('events'), hashtext(${sql.placeholder('stream')})))`,
+      id: nextEventId(sql`${sql.placeholder('stream')}`),
       stream: sql.placeholder('stream'),
       type: sql.placeholder('type'),
       data: sql.placeholder('data'),

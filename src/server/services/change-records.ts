@@ -3,6 +3,7 @@ import type { TWebhookEventType } from '../../domain/schemas/webhooks';
 import { rowsOf, type TDb } from '../db/database';
 import { EVENT_BUS_CHANNEL, eventOf } from '../events/database-event-bus';
 import type { TEventInput, TEventType } from '../events/event-bus';
+import { nextEventId } from '../events/event-log';
 import type { TJobQueue } from '../jobs/engine';
 import { NOT_SENT_DISABLED, NOT_SENT_TURNED_OFF } from './merchants/webhook-endpoints';
 import { newEventId } from './merchants/webhook-signing';
@@ -100,8 +101,7 @@ export async function writeChangeRecords(
       RETURNING 1),
     streamed AS (
       INSERT INTO events (id, stream, type, data)
-      SELECT (SELECT nextval('events_id_seq')
-                FROM pg_advisory_xact_lock(hashtext('events'), hashtext(e.value->>'stream'))),
+      SELECT ${nextEventId(sql`e.value->>'stream'`)},
              e.value->>'stream', e.value->>'type', e.value->'data'
       FROM jsonb_array_elements(${JSON.stringify(records.streamEvents ?? [])}::jsonb)
            WITH ORDINALITY AS e(value, position)

@@ -1,8 +1,9 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { paymentAttempts } from '../../db/schema';
-import { emitPaymentEvent, moveAttempt, type TAttemptRow } from './attempts/moves';
+import { attemptMove, emitPaymentEvent, moveAttempt, type TAttemptRow } from './attempts/moves';
+import type { TOpeningStep } from './attempts/runner';
 
 /*
  * Card failover (docs/payments.md "Card failover"; the states in src/domain/payment-attempts.ts).
@@ -96,14 +97,21 @@ export async function routeCardCharge(
 }
 
 /**
- * Inside the transaction that records the payment's new charge: the failed-over charge it tries
- * again becomes 'tried_elsewhere' when the new one goes to another provider. Moved once: a second
- * try at the same moment finds it moved (and the payment's charge held).
+ * A part of the statement that opens the payment's new charge (openAttempt), where `condition`
+ * holds: the failed-over charge it tries again becomes 'tried_elsewhere' when the new one goes to
+ * another provider. Moved once: a second try at the same moment finds it moved (and the payment's
+ * charge held).
  */
-export async function markTriedElsewhere(tx: TDb, route: TCardRoute, now: Date): Promise<void> {
+export function triedElsewhereSteps(
+  db: TDb,
+  route: TCardRoute,
+  condition: SQL,
+  now: Date,
+): TOpeningStep[] {
   const { failedOver, provider } = route;
-  if (!failedOver || provider === null || provider === failedOver.provider) return;
-  await moveAttempt(tx, failedOver.id, 'tryElsewhere', {}, now);
+  if (!failedOver || provider === null || provider === failedOver.provider) return [];
+  const which = and(eq(paymentAttempts.id, failedOver.id), condition);
+  return [{ cte: db.$with('tried_elsewhere').as(attemptMove(db, which, 'tryElsewhere', {}, now)) }];
 }
 
 /**

@@ -23,23 +23,29 @@ import type {
 import type { TChallengeAnswer, TReadChallengeAnswer } from '../../sandbox/sandbox-challenges';
 import { AppError } from '../../app-error';
 import { decryptCard } from './card-encryption-keys';
-import { cardKeyOf, claimCardTry, releaseCardTry, type TCardChargeLimits } from './card-tries';
+import {
+  cardKeyOf,
+  cardTryStep,
+  claimCardTry,
+  releaseCardTry,
+  type TCardChargeLimits,
+} from './card-tries';
 import { chargeOwnedBy, newChargeToken } from './charge-owners';
 import { recordAnswer, runAttempt, type TAttemptAnswer } from './attempts/runner';
 import {
+  attemptMove,
   callProvider,
   emitCardStep,
   failAttempt,
   inAttemptStates,
   moveAttempt,
-  moveAttempts,
   type TAttemptRow,
 } from './attempts/moves';
 import { attemptViewOf } from './attempt-view';
 import { loadPayable, type TPaymentAccess } from './payment-records';
 import { savesCard, settleCardCharge } from './attempts/settlements';
 import { usable } from '../../providers/off';
-import { markTriedElsewhere, markUnanswered, routeCardCharge } from './card-failover';
+import { markUnanswered, routeCardCharge, triedElsewhereSteps } from './card-failover';
 
 /*
  * Paying an immediate payment by card (spec §2 card screens, §7 card calls; docs/payments.md).
@@ -327,24 +333,30 @@ export async function payWithCard(
         saveCard: request.saveCard,
         ...(saving ? expiryColumnsOf(card.expiry) : {}),
       },
-      beforeInsert: async (tx, now) => {
-        await claimCardTry(tx, payable.payment.id, cardKey, now);
+      before: (tx, open, now) => {
+        const claim = cardTryStep(tx, open, { paymentId: payable.payment.id, cardKey, now });
+        const claimed = sql`${open} and ${claim.holds?.condition ?? sql`true`}`;
         // The caller's own charge left waiting for a PIN, an OTP or a 3-D Secure check gives way
         // to the new card; another caller's is theirs to answer, and stays. (A page without
         // sign-in has a new token for each charge: its older charge stays waiting, unanswerable,
         // until one pays.)
-        await moveAttempts(
+        const superseded = attemptMove(
           tx,
           and(
             eq(paymentAttempts.paymentId, payable.payment.id),
             inAttemptStates(AWAITING_PAYER),
             chargeOwnedBy(request.access, undefined),
-          ) ?? sql`false`,
+            claimed,
+          ),
           'abandon',
           { failureCode: 'PAYMENT_FAILED', failureReason: 'superseded' },
           now,
         );
-        await markTriedElsewhere(tx, route, now);
+        return [
+          claim,
+          { cte: tx.$with('superseded').as(superseded) },
+          ...triedElsewhereSteps(tx, route, claimed, now),
+        ];
       },
     },
     call: (attempt) =>

@@ -1,10 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { CARD_WRONG_TRIES_PER_PAYMENT } from '../../../domain/card-tries';
 import type { TDb } from '../../db/database';
+import { insertWhere } from '../../db/insert-where';
 import { cardPaymentTries } from '../../db/schema';
 import { AppError } from '../../app-error';
 import { storedSecret } from '../../crypto/server-secrets';
+import type { TOpeningStep } from './attempts/runner';
 
 /*
  * Who may try a card on a payment, and how often (docs/payments.md "Limits"):
@@ -37,26 +39,60 @@ export type TCardChargeLimits = {
 };
 
 /**
- * Claims a try of the card on the payment, inside the transaction that records the charge: one
- * statement adds it where fewer than the limit are held, so a blocked card is refused (403
- * CARD_BLOCKED_FOR_PAYMENT) before anything reaches the network.
+ * The statement that claims a try of the card on the payment where `condition` holds: it adds one
+ * where fewer than the limit are held, and answers the tries then held (no row: the card is
+ * blocked on the payment). Not yet sent: claimCardTry sends it, a charge's opening makes it part
+ * of its own (cardTryStep).
  */
-export async function claimCardTry(
-  tx: TDb,
-  paymentId: string,
-  cardKey: string,
-  now: Date,
-): Promise<void> {
-  const [claimed] = await tx
-    .insert(cardPaymentTries)
-    .values({ paymentId, cardKey, tries: 1, updatedAt: now })
+function tryClaim(db: TDb, paymentId: string, cardKey: string, now: Date, condition: SQL) {
+  return insertWhere(
+    db,
+    cardPaymentTries,
+    { paymentId, cardKey, tries: 1, updatedAt: now },
+    condition,
+  )
     .onConflictDoUpdate({
       target: [cardPaymentTries.paymentId, cardPaymentTries.cardKey],
       set: { tries: sql`${cardPaymentTries.tries} + 1`, updatedAt: now },
       setWhere: sql`${cardPaymentTries.tries} < ${CARD_WRONG_TRIES_PER_PAYMENT}`,
     })
     .returning({ tries: cardPaymentTries.tries });
+}
+
+/**
+ * Claims a try of the card on the payment (tryClaim), so a blocked card is refused (403
+ * CARD_BLOCKED_FOR_PAYMENT) before anything reaches the network.
+ */
+export async function claimCardTry(
+  db: TDb,
+  paymentId: string,
+  cardKey: string,
+  now: Date,
+): Promise<void> {
+  const [claimed] = await tryClaim(db, paymentId, cardKey, now, sql`true`);
   if (!claimed) throw new AppError('CARD_BLOCKED_FOR_PAYMENT');
+}
+
+/**
+ * A new charge's claim of its try, as a part of the statement that opens its attempt (openAttempt):
+ * claimed only where the payment may be paid (`open`), and holding the attempt back when the card
+ * is blocked on the payment.
+ */
+export function cardTryStep(
+  db: TDb,
+  open: SQL,
+  claim: { paymentId: string; cardKey: string; now: Date },
+): TOpeningStep {
+  const claimed = db
+    .$with('card_try')
+    .as(tryClaim(db, claim.paymentId, claim.cardKey, claim.now, open));
+  return {
+    cte: claimed,
+    holds: {
+      condition: sql`exists (select 1 from ${claimed})`,
+      refusal: 'CARD_BLOCKED_FOR_PAYMENT',
+    },
+  };
 }
 
 /** Gives back a try whose charge was answered otherwise than by a wrong PIN or card detail. */

@@ -29,9 +29,9 @@ import { AppError } from '../../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall, type TStoredAnswer } from '../idempotency';
 import { runAttempt } from './attempts/runner';
+import { insertWhere } from '../../db/insert-where';
 import { newChargeToken } from './charge-owners';
 import { loadPayable, type TPaymentAccess } from './payment-records';
-import { isUniqueViolation } from '../../db/database-errors';
 import { recordAcquirerAnswer, settleChipPurchase } from './attempts/settlements';
 import { storedSecret } from '../../crypto/server-secrets';
 import { usable } from '../../providers/off';
@@ -175,27 +175,31 @@ async function purchase(
         cardFirst6: card.first6,
         cardLast4: card.last4,
       },
-      afterInsert: async (tx, attempt, now) => {
-        try {
-          await tx.insert(terminalPurchases).values({
-            id: randomId('tpu'),
-            rrn: body.rrn,
-            attemptId: attempt.id,
-            paymentId: payable.payment.id,
-            serial: body.serial,
-            tid: body.tid,
-            mid: body.mid,
-            maskedPan,
-            amount: body.amount,
-            transDatetime: body.trans_datetime,
-            createdAt: now,
-            updatedAt: now,
-          });
-        } catch (error) {
-          if (isUniqueViolation(error)) throw new AppError('TERMINAL_RRN_REUSED');
-          throw error;
-        }
-      },
+      // The purchase's row, with its attempt; an RRN already used refuses the purchase.
+      after: (tx, attemptId, written, now) => [
+        tx.$with('purchase').as(
+          insertWhere(
+            tx,
+            terminalPurchases,
+            {
+              id: randomId('tpu'),
+              rrn: body.rrn,
+              attemptId,
+              paymentId: payable.payment.id,
+              serial: body.serial,
+              tid: body.tid,
+              mid: body.mid,
+              maskedPan,
+              amount: body.amount,
+              transDatetime: body.trans_datetime,
+              createdAt: now,
+              updatedAt: now,
+            },
+            written,
+          ),
+        ),
+      ],
+      conflicts: { terminal_purchases_rrn: 'TERMINAL_RRN_REUSED' },
     },
     call: (attempt) =>
       acquirer.terminalChipPurchase({

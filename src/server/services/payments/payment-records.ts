@@ -106,19 +106,3 @@ export async function loadPayable(
     atProviderSince: row.atProviderSince,
   };
 }
-
-/**
- * Locks the payment's row for the rest of `tx` and refuses one already executed (409
- * PAYMENT_ALREADY_MADE). Called first in the transaction that opens a charging attempt: an
- * attempt completing at the same moment takes the same lock (completeAttempt), so a new charge
- * or debit never starts on a payment another one has just paid.
- */
-export async function lockPendingPayment(tx: TDb, paymentId: string): Promise<void> {
-  const [row] = await tx
-    .select({ status: payments.status })
-    .from(payments)
-    .where(eq(payments.id, paymentId))
-    .for('update');
-  if (!row) throw new AppError('NOT_FOUND');
-  if (row.status === 'executed') throw new AppError('PAYMENT_ALREADY_MADE');
-}

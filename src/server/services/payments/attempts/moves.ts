@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, is, ne, SQL, sql } from 'drizzle-orm';
 import type { TErrorCode } from '../../../../domain/errors';
 import {
   ATTEMPT_STATES,
@@ -57,6 +57,20 @@ export async function insertAttempt(
 }
 
 /**
+ * An attempt's row as `values` will write it, before it is written: every column not given is
+ * its default or null. What its opening's event tells the page of it (openAttempt), in the
+ * statement that writes both.
+ */
+export function newAttemptRow(values: typeof paymentAttempts.$inferInsert): TAttemptRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(paymentAttempts))) {
+    const given = (values as Record<string, unknown>)[key];
+    row[key] = given ?? (is(column.default, SQL) ? null : (column.default ?? null));
+  }
+  return row as TAttemptRow;
+}
+
+/**
  * What a move may set besides the state its edge reaches. The give-back is a lifecycle of its own
  * (moveGiveBack), never set beside a state.
  */
@@ -91,9 +105,10 @@ export function inAttemptStates(states: readonly TAttemptState[]): SQL {
 /**
  * The statement that moves the attempts `which` along `edge` of ATTEMPT_TRANSITIONS
  * (src/domain/payment-attempts.ts): it checks each is in one of the edge's `from` states and moves
- * it, with `change`. Not yet sent: moveAttempts sends it, payAttempt makes it part of another.
+ * it, with `change`. Not yet sent: moveAttempts sends it, payAttempt and an attempt's opening
+ * (openAttempt's parts) make it part of another.
  */
-function attemptMove(
+export function attemptMove(
   db: TDb,
   which: SQL | undefined,
   edge: TAttemptEdge,

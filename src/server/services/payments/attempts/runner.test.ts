@@ -1,9 +1,10 @@
 // The attempt runner every way of paying uses (runner.ts), with adapters of its own: a
 // call that threw leaves the attempt 'charging' for the reconciler; a refusal ends it failed with
 // its event; money taken is booked once, however often its answer is recorded.
-import { eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { paymentAttempts, payments } from '../../../db/schema';
+import type { TDb } from '../../../db/database';
+import { cardPaymentTries, events, paymentAttempts, payments } from '../../../db/schema';
 import {
   consentWithPayment,
   ledgerKinds,
@@ -12,8 +13,16 @@ import {
 } from '../../../testing/payments';
 import { useTestApp, testClock } from '../../../testing/test-app';
 import { AppError } from '../../../app-error';
-import { recordAnswer, runAttempt, type TAttemptAdapter, type TAttemptAnswer } from './runner';
-import type { TAttemptRow } from './moves';
+import {
+  openAttempt,
+  recordAnswer,
+  runAttempt,
+  type TAttemptAdapter,
+  type TAttemptAnswer,
+} from './runner';
+import { attemptMove, type TAttemptRow } from './moves';
+import { attemptViewOf } from '../attempt-view';
+import { cardTryStep } from '../card-tries';
 import { loadPayable } from '../payment-records';
 import { settleCardCharge } from './settlements';
 import type { TCardChargeOutcome } from '../../../providers/payments';
@@ -23,6 +32,17 @@ const clock = testClock(new Date());
 const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 type TResult = { ended: string };
+
+/** A sandbox card that pays with its PIN, charged for the attempt. */
+function chargeSandboxCard(attempt: TAttemptRow): Promise<TCardChargeOutcome> {
+  const card = sandboxCard('pin_only');
+  return usable(ctx.context.providers.payments.cards).chargeCard({
+    reference: attempt.id,
+    amount: attempt.amount,
+    narration: 'Order #1042',
+    card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
+  });
+}
 
 /** A card-like adapter for a new payment: its call and its reading of the answer are given. */
 async function adapterFor(
@@ -135,16 +155,9 @@ describe('runAttempt', () => {
   });
 
   it('money taken completes the payment and is booked once, however often it is recorded', async () => {
-    const card = sandboxCard('pin_only');
     let settled: TAttemptAnswer<TResult> | undefined;
     const { paymentId, adapter } = await adapterFor(
-      (attempt) =>
-        usable(ctx.context.providers.payments.cards).chargeCard({
-          reference: attempt.id,
-          amount: attempt.amount,
-          narration: 'Order #1042',
-          card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
-        }),
+      chargeSandboxCard,
       (attempt, outcome) => {
         if (outcome.kind !== 'succeeded') throw new Error(`charged: ${outcome.kind}`);
         settled = {
@@ -215,5 +228,95 @@ describe('runAttempt', () => {
     } finally {
       logged.mockRestore();
     }
+  });
+});
+
+describe('openAttempt: the opening is one statement', () => {
+  const never = () => Promise.reject(new Error('not called'));
+  const unread = () => {
+    throw new Error('no answer to read');
+  };
+
+  it("tells the page the attempt as it was written, with its 'in_progress' event", async () => {
+    const { paymentId, adapter } = await adapterFor(never, unread);
+    const attempt = await openAttempt(ctx.context, adapter.open);
+    const [written] = await attemptsOf(paymentId);
+    expect(written).toEqual(attempt);
+    const [event] = await ctx.database.db
+      .select()
+      .from(events)
+      .where(eq(events.stream, `payment:${paymentId}`));
+    expect(event?.data).toEqual({
+      paymentId,
+      status: 'in_progress',
+      attempt: attemptViewOf(attempt),
+    });
+  });
+
+  it('writes nothing, its parts neither, on a payment paid since it was read', async () => {
+    const { paymentId, adapter } = await adapterFor(
+      chargeSandboxCard,
+      (attempt, outcome) => {
+        if (outcome.kind !== 'succeeded') throw new Error(`charged: ${outcome.kind}`);
+        return {
+          kind: 'complete',
+          settle: () => settleCardCharge(ctx.context, attempt, outcome),
+          result: (payment) => ({ ended: payment.status }),
+        };
+      },
+    );
+    expect(await runAttempt(ctx.context, adapter)).toEqual({ ended: 'executed' });
+    // A second way of paying that read the payment unpaid, before the first paid it.
+    const opening = {
+      ...adapter.open,
+      before: (tx: TDb, open: SQL, now: Date) => [
+        cardTryStep(tx, open, { paymentId, cardKey: 'card-key', now }),
+      ],
+    };
+    await expect(openAttempt(ctx.context, opening)).rejects.toMatchObject({
+      code: 'PAYMENT_ALREADY_MADE',
+    });
+    expect((await attemptsOf(paymentId)).map((attempt) => attempt.status)).toEqual(['completed']);
+    const told = await paymentEvents(ctx.database, paymentId);
+    expect(told.map((event) => event.status)).toEqual(['in_progress', 'completed']);
+    const tries = await ctx.database.db
+      .select()
+      .from(cardPaymentTries)
+      .where(eq(cardPaymentTries.paymentId, paymentId));
+    expect(tries).toEqual([]);
+  });
+
+  it("a part that holds the attempt back answers its refusal, and the others' writes are not made", async () => {
+    const { paymentId, adapter } = await adapterFor(never, unread);
+    const opening = {
+      ...adapter.open,
+      before: (tx: TDb, open: SQL, now: Date) => {
+        const held = sql`false`;
+        const superseded = attemptMove(
+          tx,
+          and(eq(paymentAttempts.paymentId, paymentId), open, held),
+          'abandon',
+          {},
+          now,
+        );
+        return [
+          { cte: tx.$with('superseded').as(superseded) },
+          {
+            cte: tx.$with('held').as(
+              tx
+                .select({ one: sql`1` })
+                .from(payments)
+                .where(held),
+            ),
+            holds: { condition: held, refusal: 'CARD_BLOCKED_FOR_PAYMENT' as const },
+          },
+        ];
+      },
+    };
+    await expect(openAttempt(ctx.context, opening)).rejects.toMatchObject({
+      code: 'CARD_BLOCKED_FOR_PAYMENT',
+    });
+    expect(await attemptsOf(paymentId)).toEqual([]);
+    expect(await paymentEvents(ctx.database, paymentId)).toEqual([]);
   });
 });

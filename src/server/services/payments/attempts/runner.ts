@@ -1,23 +1,28 @@
 import type { TErrorCode } from '../../../../domain/errors';
 import type { TAppContext } from '../../../context';
 import type { TDb } from '../../../db/database';
-import type { paymentAttempts, payments } from '../../../db/schema';
+import { eq, sql, type SQL, type WithSubquery } from 'drizzle-orm';
+import { randomId } from '../../../crypto/secret-hash';
+import { uniqueViolationOf } from '../../../db/database-errors';
+import { insertWhere } from '../../../db/insert-where';
+import { events, paymentAttempts, payments } from '../../../db/schema';
+import { nextEventId } from '../../../events/event-log';
 import { AppError } from '../../../app-error';
 import { reconcilePayment } from './reconcile';
 import { paidThePayment, type TCompletion } from './completion';
 import {
   callProvider,
-  emitPaymentEvent,
   failAttempt,
-  insertAttempt,
+  newAttemptRow,
+  paymentEventRow,
   type TAttemptChange,
   type TAttemptRow,
 } from './moves';
-import { lockPendingPayment, type TPayable } from '../payment-records';
+import type { TPayable } from '../payment-records';
 
 /*
  * The one way a payment's attempt runs, whatever pays it (docs/payments.md): opened as
- * 'charging' under the payment's lock (one charge of a payment at a time), the provider called
+ * 'charging' in one statement under the payment's lock (one charge of a payment at a time), the provider called
  * outside any transaction, and its answer recorded: completed with the ledger in a transaction of
  * its own, failed with its event, or waiting for the payer. A call that threw leaves the attempt
  * 'charging': whether money moved is not known, so the reconciler asks the provider about its
@@ -37,14 +42,26 @@ export type TAttemptFields = Omit<
   'id' | 'paymentId' | 'consentId' | 'status' | 'stage' | 'amount' | 'createdAt' | 'updatedAt'
 >;
 
+/**
+ * A part of an attempt's opening statement (openAttempt), written before the attempt: a CTE whose
+ * change happens only where the statement's `open` condition holds (the payment locked and
+ * unpaid), and which may hold the attempt back (a card tried too often on the payment).
+ */
+export type TOpeningStep = {
+  cte: WithSubquery;
+  holds?: { condition: SQL; refusal: TErrorCode };
+};
+
 /** How an attempt is opened on a payment the caller may pay (loadPayable). */
 export type TAttemptOpening = {
   payable: TPayable;
   fields: TAttemptFields;
-  /** Inside the opening transaction, the payment locked, before the attempt is recorded. */
-  beforeInsert?: (tx: TDb, now: Date) => Promise<void>;
-  /** Inside the opening transaction, once the attempt is recorded. */
-  afterInsert?: (tx: TDb, attempt: TAttemptRow, now: Date) => Promise<void>;
+  /** Parts written before the attempt, each only where `open` holds. */
+  before?: (tx: TDb, open: SQL, now: Date) => TOpeningStep[];
+  /** Parts written with the attempt (known by its id), each only where `written` holds. */
+  after?: (tx: TDb, attemptId: string, written: SQL, now: Date) => WithSubquery[];
+  /** The refusal a unique index a part writes to means when it is broken (a reused RRN). */
+  conflicts?: Record<string, TErrorCode>;
 };
 
 /** What a provider's answer means for the attempt, as an adapter reads it. */
@@ -93,7 +110,11 @@ export type TAttemptAdapter<TOutcome, TResult> = {
 
 /**
  * Opens an attempt as 'charging': a lost charge of the payment is asked about first (booked if
- * it was taken), then, under the payment's lock, the attempt and its 'in_progress' event.
+ * it was taken), then, in one statement, the payment's row locked (one charge of a payment at a
+ * time: a completion takes the same lock) and found unpaid, the adapter's parts written (its
+ * claims, held or refused), the attempt and its 'in_progress' event. Nothing is written when the
+ * payment was paid or a part held the attempt back; a second charge of the payment at once breaks
+ * the one-charging index, and the whole statement is undone (PAYMENT_IN_PROGRESS).
  */
 export async function openAttempt(
   ctx: TRunContext,
@@ -102,23 +123,82 @@ export async function openAttempt(
   const { payable } = opening;
   await reconcilePayment(ctx, payable.payment.id, payable.atProviderSince);
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    await lockPendingPayment(tx, payable.payment.id);
-    await opening.beforeInsert?.(tx, now);
-    const attempt = await insertAttempt(tx, {
-      paymentId: payable.payment.id,
-      consentId: payable.consentId,
-      status: 'in_progress',
-      stage: 'charging',
-      amount: payable.payment.amount,
-      createdAt: now,
-      updatedAt: now,
-      ...opening.fields,
+  const { db } = ctx;
+  const values = {
+    id: randomId('att'),
+    paymentId: payable.payment.id,
+    consentId: payable.consentId,
+    status: 'in_progress',
+    stage: 'charging',
+    amount: payable.payment.amount,
+    createdAt: now,
+    updatedAt: now,
+    ...opening.fields,
+  } as const;
+  const locked = db
+    .$with('locked')
+    .as(
+      db
+        .select({ status: payments.status })
+        .from(payments)
+        .where(eq(payments.id, payable.payment.id))
+        .for('update'),
+    );
+  const open = sql`exists (select 1 from ${locked} where status <> 'executed')`;
+  const steps = opening.before?.(db, open, now) ?? [];
+  const holds = steps.flatMap((step) => (step.holds ? [step.holds] : []));
+  const inserted = db
+    .$with('inserted')
+    .as(
+      insertWhere(
+        db,
+        paymentAttempts,
+        values,
+        sql.join([open, ...holds.map((hold) => hold.condition)], sql` and `),
+      ).returning(),
+    );
+  const written = sql`exists (select 1 from ${inserted})`;
+  const event = paymentEventRow(
+    { paymentId: values.paymentId, status: 'in_progress' },
+    newAttemptRow(values),
+  );
+  const streamed = db
+    .$with('streamed')
+    .as(insertWhere(db, events, { ...event, id: nextEventId(event.stream) }, written));
+  const [row] = await db
+    .with(
+      locked,
+      ...steps.map((step) => step.cte),
+      inserted,
+      ...(opening.after?.(db, values.id, written, now) ?? []),
+      streamed,
+    )
+    .select({
+      paymentStatus: locked.status,
+      held: sql<boolean[]>`array[${sql.join(
+        holds.map((hold) => hold.condition),
+        sql`, `,
+      )}]::boolean[]`,
+      attempt: inserted._.selectedFields,
+    })
+    .from(locked)
+    .leftJoin(inserted, sql`true`)
+    .catch((error: unknown) => {
+      throw refusalOf(error, opening.conflicts) ?? error;
     });
-    await opening.afterInsert?.(tx, attempt, now);
-    await emitPaymentEvent(tx, { paymentId: payable.payment.id, status: 'in_progress' }, attempt);
-    return attempt;
-  });
+  if (!row) throw new AppError('NOT_FOUND');
+  if (row.paymentStatus === 'executed') throw new AppError('PAYMENT_ALREADY_MADE');
+  const refused = holds.find((_, index) => !row.held[index]);
+  if (refused) throw new AppError(refused.refusal);
+  if (!row.attempt) throw new Error(`Attempt ${values.id} was not written`);
+  return row.attempt;
+}
+
+/** A unique index the opening broke, as the catalogue's refusal: a second charge, or a part's. */
+function refusalOf(error: unknown, conflicts: Record<string, TErrorCode> = {}): AppError | null {
+  const index = uniqueViolationOf(error);
+  if (index === null) return null;
+  return new AppError(conflicts[index] ?? 'PAYMENT_IN_PROGRESS');
 }
 
 /** Records what an adapter read in a provider's answer (TAttemptAnswer). */
