@@ -35,7 +35,8 @@ import { recordAnswer, runAttempt, type TAttemptAnswer } from './attempts/runner
 import {
   attemptMove,
   callProvider,
-  emitCardStep,
+  cardStepEvent,
+  moveAttemptTelling,
   failAttempt,
   inAttemptStates,
   moveAttempt,
@@ -198,29 +199,27 @@ function cardAnswer(
                   challengeExpiresAt: new Date(now.getTime() + THREE_DS_CHALLENGE_MS),
                 }
               : {};
-          await db.transaction(async (tx) => {
-            const moved = await moveAttempt(
-              tx,
-              attempt.id,
-              edge,
-              {
-                providerReference: outcome.providerReference,
-                stepText: stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null,
-                displayMessage: 'displayMessage' in outcome ? outcome.displayMessage : null,
-                ...challenge,
-                ...cardColumns,
-              },
-              now,
-            );
-            if (moved) {
-              await emitCardStep(tx, moved, {
-                stepText: stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null,
+          const stepText = stage === 'awaiting_3ds' ? STEP_TEXT_AWAITING_3DS : null;
+          await moveAttemptTelling(
+            db,
+            attempt,
+            edge,
+            {
+              providerReference: outcome.providerReference,
+              stepText,
+              displayMessage: 'displayMessage' in outcome ? outcome.displayMessage : null,
+              ...challenge,
+              ...cardColumns,
+            },
+            now,
+            (moved) =>
+              cardStepEvent(moved, {
+                stepText,
                 ...(outcome.kind === 'otp_required'
                   ? { otpDisplayMessage: outcome.displayMessage }
                   : {}),
-              });
-            }
-          });
+              }),
+          );
           return waitingResult(outcome, {
             paymentId: attempt.paymentId,
             amount: attempt.amount,

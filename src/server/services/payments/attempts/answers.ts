@@ -22,7 +22,13 @@ import {
 } from '../../../../domain/payment-attempts';
 import { paidThePayment, type TCompletion } from './completion';
 import { requeryAttemptDebit } from '../mandate-debits';
-import { emitCardStep, failAttempt, moveAttempt, type TAttemptRow } from './moves';
+import {
+  cardStepEvent,
+  failAttempt,
+  moveAttempt,
+  moveAttemptTelling,
+  type TAttemptRow,
+} from './moves';
 import { nextCardProvider } from '../card-failover';
 import { debitedAccount, settleCardCharge, settleChipPurchase, settleDebit } from './settlements';
 
@@ -221,16 +227,14 @@ export async function settleProviderAnswer(
       if (answer.awaiting && answer.providerReference) {
         const { awaiting, providerReference } = answer;
         const stepText = awaiting === '3ds' ? STEP_TEXT_AWAITING_3DS : null;
-        await ctx.db.transaction(async (tx) => {
-          const moved = await moveAttempt(
-            tx,
-            attempt.id,
-            ASK_EDGE[awaiting],
-            { providerReference, stepText },
-            now,
-          );
-          if (moved) await emitCardStep(tx, moved, { stepText });
-        });
+        await moveAttemptTelling(
+          ctx.db,
+          attempt,
+          ASK_EDGE[awaiting],
+          { providerReference, stepText },
+          now,
+          (moved) => cardStepEvent(moved, { stepText }),
+        );
       }
       return 'pending';
   }

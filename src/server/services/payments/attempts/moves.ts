@@ -16,8 +16,9 @@ import { randomId } from '../../../crypto/secret-hash';
 import type { TDb } from '../../../db/database';
 import type { TJobQueue } from '../../../jobs/engine';
 import { isUniqueViolation } from '../../../db/database-errors';
-import { paymentAttempts, payments } from '../../../db/schema';
-import { appendEvent, eventStreams } from '../../../events/event-log';
+import { events, paymentAttempts, payments } from '../../../db/schema';
+import { appendEvent, eventStreams, nextEventId } from '../../../events/event-log';
+import { insertWhere } from '../../../db/insert-where';
 import { AppError } from '../../../app-error';
 import { writeChangeRecords, type TStreamEventRow } from '../../change-records';
 import { attemptViewOf } from '../attempt-view';
@@ -115,20 +116,62 @@ export function attemptMove(
   change: TAttemptChange,
   now: Date,
 ) {
-  const { from, to } = ATTEMPT_TRANSITIONS[edge];
-  const { status, stage } = ATTEMPT_STATES[to];
-  const ended = to === 'completed' || to === 'failed';
+  const { from } = ATTEMPT_TRANSITIONS[edge];
   return db
     .update(paymentAttempts)
-    .set({
-      ...(ended ? { stepText: null } : {}),
-      ...(to === 'completed' ? { completedAt: now } : {}),
-      ...change,
-      status,
-      stage,
-      updatedAt: now,
-    })
+    .set(movedColumns(edge, change, now))
     .where(and(which, inAttemptStates(from)));
+}
+
+/** What a move along `edge` writes: the state it reaches, with `change`. */
+function movedColumns(edge: TAttemptEdge, change: TAttemptChange, now: Date) {
+  const { to } = ATTEMPT_TRANSITIONS[edge];
+  const { status, stage } = ATTEMPT_STATES[to];
+  const ended = to === 'completed' || to === 'failed';
+  return {
+    ...(ended ? { stepText: null } : {}),
+    ...(to === 'completed' ? { completedAt: now } : {}),
+    ...change,
+    status,
+    stage,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Moves `attempt` along `edge` (moveAttempt) and writes the stream event `told` makes of it as
+ * moved, in one statement: the event exists exactly when the move does. The event is made before
+ * the statement, from the attempt as read with what the move writes, so nothing is read back
+ * between them. Null when it was not in a `from` state (and nothing was told).
+ */
+export async function moveAttemptTelling(
+  db: TDb,
+  attempt: TAttemptRow,
+  edge: TAttemptEdge,
+  change: TAttemptChange,
+  now: Date,
+  told: (moved: TAttemptRow) => TStreamEventRow,
+): Promise<TAttemptRow | null> {
+  const moved = db
+    .$with('moved')
+    .as(attemptMove(db, eq(paymentAttempts.id, attempt.id), edge, change, now).returning());
+  // A column the change leaves undefined is not written (as the update leaves it).
+  const written = Object.entries(movedColumns(edge, change, now)).filter(
+    ([, v]) => v !== undefined,
+  );
+  const event = told({ ...attempt, ...Object.fromEntries(written) });
+  const streamed = db
+    .$with('streamed')
+    .as(
+      insertWhere(
+        db,
+        events,
+        { ...event, id: nextEventId(event.stream) },
+        sql`exists (select 1 from ${moved})`,
+      ),
+    );
+  const [row] = await db.with(moved, streamed).select().from(moved);
+  return row ?? null;
 }
 
 /**
@@ -339,18 +382,16 @@ export const paymentEventRow = (
 });
 
 /**
- * Tells the payment's stream, in `tx` (the transaction of the move), that its card charge waits for
- * its payer at a step (its PIN, an OTP, a 3-D Secure check): a page answered 'charging' before the
- * issuer asked, or before a requery found the step, learns of it there.
+ * The payment stream's event that its card charge waits for its payer at a step (its PIN, an OTP,
+ * a 3-D Secure check): a page answered 'charging' before the issuer asked, or before a requery
+ * found the step, learns of it there.
  */
-export function emitCardStep(
-  tx: TDb,
+export function cardStepEvent(
   moved: TAttemptRow,
   step: { stepText: string | null; otpDisplayMessage?: TPaymentStatusEvent['otpDisplayMessage'] },
-): Promise<number> {
+): TStreamEventRow {
   const { stepText, ...otp } = step;
-  return emitPaymentEvent(
-    tx,
+  return paymentEventRow(
     {
       paymentId: moved.paymentId,
       status: 'in_progress',

@@ -20,7 +20,7 @@ import {
   type TAttemptAdapter,
   type TAttemptAnswer,
 } from './runner';
-import { attemptMove, type TAttemptRow } from './moves';
+import { attemptMove, cardStepEvent, moveAttemptTelling, type TAttemptRow } from './moves';
 import { attemptViewOf } from '../attempt-view';
 import { cardTryStep } from '../card-tries';
 import { loadPayable } from '../payment-records';
@@ -156,18 +156,15 @@ describe('runAttempt', () => {
 
   it('money taken completes the payment and is booked once, however often it is recorded', async () => {
     let settled: TAttemptAnswer<TResult> | undefined;
-    const { paymentId, adapter } = await adapterFor(
-      chargeSandboxCard,
-      (attempt, outcome) => {
-        if (outcome.kind !== 'succeeded') throw new Error(`charged: ${outcome.kind}`);
-        settled = {
-          kind: 'complete',
-          settle: () => settleCardCharge(ctx.context, attempt, outcome),
-          result: (payment) => ({ ended: payment.status }),
-        };
-        return settled;
-      },
-    );
+    const { paymentId, adapter } = await adapterFor(chargeSandboxCard, (attempt, outcome) => {
+      if (outcome.kind !== 'succeeded') throw new Error(`charged: ${outcome.kind}`);
+      settled = {
+        kind: 'complete',
+        settle: () => settleCardCharge(ctx.context, attempt, outcome),
+        result: (payment) => ({ ended: payment.status }),
+      };
+      return settled;
+    });
     expect(await runAttempt(ctx.context, adapter)).toEqual({ ended: 'executed' });
     const [attempt] = await attemptsOf(paymentId);
     expect(attempt).toMatchObject({ status: 'completed', method: 'card' });
@@ -254,17 +251,14 @@ describe('openAttempt: the opening is one statement', () => {
   });
 
   it('writes nothing, its parts neither, on a payment paid since it was read', async () => {
-    const { paymentId, adapter } = await adapterFor(
-      chargeSandboxCard,
-      (attempt, outcome) => {
-        if (outcome.kind !== 'succeeded') throw new Error(`charged: ${outcome.kind}`);
-        return {
-          kind: 'complete',
-          settle: () => settleCardCharge(ctx.context, attempt, outcome),
-          result: (payment) => ({ ended: payment.status }),
-        };
-      },
-    );
+    const { paymentId, adapter } = await adapterFor(chargeSandboxCard, (attempt, outcome) => {
+      if (outcome.kind !== 'succeeded') throw new Error(`charged: ${outcome.kind}`);
+      return {
+        kind: 'complete',
+        settle: () => settleCardCharge(ctx.context, attempt, outcome),
+        result: (payment) => ({ ended: payment.status }),
+      };
+    });
     expect(await runAttempt(ctx.context, adapter)).toEqual({ ended: 'executed' });
     // A second way of paying that read the payment unpaid, before the first paid it.
     const opening = {
@@ -318,5 +312,44 @@ describe('openAttempt: the opening is one statement', () => {
     });
     expect(await attemptsOf(paymentId)).toEqual([]);
     expect(await paymentEvents(ctx.database, paymentId)).toEqual([]);
+  });
+});
+
+describe('moveAttemptTelling: a move and its event in one statement', () => {
+  it('tells the attempt as it moved, once: a move the table does not allow tells nothing', async () => {
+    const { paymentId, adapter } = await adapterFor(
+      () => Promise.reject(new Error('not called')),
+      () => {
+        throw new Error('no answer to read');
+      },
+    );
+    const opened = await openAttempt(ctx.context, adapter.open);
+    const expires = new Date(clock.now().getTime() + 600_000);
+    const change = {
+      providerReference: 'ref-3ds',
+      stepText: 'Awaiting 3D Secure authentication...',
+      challengeUrl: 'https://bank.example/3ds',
+      challengeExpiresAt: expires,
+    };
+    const ask = () =>
+      moveAttemptTelling(ctx.context.db, opened, 'ask3ds', change, clock.now(), (moved) =>
+        cardStepEvent(moved, { stepText: change.stepText }),
+      );
+    const moved = await ask();
+    const [written] = await attemptsOf(paymentId);
+    expect(written).toEqual(moved);
+    expect(written).toMatchObject({ stage: 'awaiting_3ds', challengeUrl: change.challengeUrl });
+    const told = await ctx.database.db
+      .select()
+      .from(events)
+      .where(eq(events.stream, `payment:${paymentId}`))
+      .orderBy(events.id);
+    expect(told.at(-1)?.data).toMatchObject({
+      stepText: change.stepText,
+      attempt: attemptViewOf(written as TAttemptRow),
+    });
+    // Asked again from where it is now: the table has no such move, and nothing is told.
+    expect(await ask()).toBeNull();
+    expect(await paymentEvents(ctx.database, paymentId)).toHaveLength(told.length);
   });
 });
