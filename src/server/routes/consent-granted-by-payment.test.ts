@@ -4,11 +4,17 @@
 // it granted.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consentEvents, merchantEvents } from '../db/schema';
+import { consentEvents, consents, merchantEvents, payments } from '../db/schema';
 import type { TEvent } from '../events/event-bus';
 import { createTestClient, startTestApp } from '../testing/test-app';
 import { signedUpPayer } from '../testing/identity';
-import { consentWithPayment, payByCard, payByTransfer } from '../testing/payments';
+import {
+  consentWithPayment,
+  openTransferAccount,
+  payByCard,
+  payByTransfer,
+  sandboxTransfer,
+} from '../testing/payments';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 const heard: TEvent<'consent.granted'>[] = [];
@@ -149,6 +155,31 @@ describe('a consent asking only for an immediate payment', () => {
     expect(audit?.actor).toBe(`payer:${payer.userId}`);
     const [webhook] = await webhooksOf(consent.consentId);
     expect(webhook?.data).toMatchObject({ payerAuthenticated: true });
+  });
+});
+
+describe('a consent no longer pending when its payment completes', () => {
+  it('is left as it is: neither granted nor recorded', async () => {
+    const consent = await consentWithPayment(ctx.app, ctx.database);
+    const { accountNumber, amount } = await openTransferAccount(ctx.app, consent);
+    await ctx.database.db
+      .update(consents)
+      .set({ status: 'declined' })
+      .where(eq(consents.id, consent.consentId));
+    expect((await sandboxTransfer(ctx.app, { accountNumber, amount })).statusCode).toBe(200);
+
+    const [row] = await ctx.database.db
+      .select({ status: consents.status, grantedAt: consents.grantedAt })
+      .from(consents)
+      .where(eq(consents.id, consent.consentId));
+    expect(row).toEqual({ status: 'declined', grantedAt: null });
+    const [paid] = await ctx.database.db
+      .select({ status: payments.status })
+      .from(payments)
+      .where(eq(payments.id, consent.paymentId));
+    expect(paid).toEqual({ status: 'executed' });
+    expect(await auditOf(consent.consentId)).toHaveLength(0);
+    expect(await webhooksOf(consent.consentId)).toHaveLength(0);
   });
 });
 

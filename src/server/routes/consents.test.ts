@@ -5,6 +5,7 @@ import { rowsOf } from '../db/database';
 import { consents, dataSharingItems, payments } from '../db/schema';
 import { originForLink } from '../services/consents/consent-read-answer';
 import { loadConsent } from '../services/consents/consents';
+import { EVERY_FIELD_CONSENT } from '../testing/consents';
 import { createTestClient, startTestApp } from '../testing/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -88,39 +89,7 @@ describe('GET /api/consent/{id}?clientId=', () => {
   });
 
   it('sends the JSON the declared schema makes of the loaded consent, every field set', async () => {
-    const id = await createConsent(owner.authorization, {
-      payments: [
-        {
-          type: 'immediate',
-          amount: 7_500,
-          narration: 'Till 3',
-          paypointId: 'pp_1',
-          paypointLocationName: 'Ikeja <branch> & co',
-        },
-        {
-          type: 'future',
-          amount: 9_007_199_254_740,
-          amountType: 'variable',
-          narration: 'Rent',
-          dueDate: '2027-01-05T08:00:00.000Z',
-          startDate: '2027-01-01T00:00:00.000Z',
-          endDate: '2027-12-31T23:59:59.999Z',
-          frequency: 'monthly',
-          interval: 1,
-        },
-      ],
-      dataSharing: { bvnData: true, ninData: ['nin_slip'], bankAccounts: ['primary', 'savings'] },
-      formId: 'form_2',
-      formCompletion: { templateLiteralValues: { firstName: 'Ada', plan: 'Gold \\ "Plus"' } },
-      requirements: { requiresAuth: true, requiresAccount: true },
-      actOnBehalfOf: {
-        role: { name: 'Director' },
-        fullName: 'Ngozi Okafor',
-        name: 'Ngozi',
-        image: 'https://img.example/n.png',
-        location: 'Lagos',
-      },
-    });
+    const id = await createConsent(owner.authorization, EVERY_FIELD_CONSENT);
     const db = ctx.database.db;
     // Microseconds, which both sides truncate to milliseconds.
     await db

@@ -210,16 +210,15 @@ export function sandboxTransfer(app: FastifyInstance, transfer: TSandboxTransfer
 }
 
 /**
- * Pays a consent's immediate payment by transfer: opens its one-time account (the same one while
- * it is open) and sends the exact amount into it, `from` a sandbox test account when given. A
- * signed-in payer pays with `token`, anyone else by the consent link. Answers the transfer's
- * response.
+ * Opens a consent's one-time account for its immediate payment (the same one while it is open): a
+ * signed-in payer with `token`, anyone else by the consent link. Answers the account's number and
+ * the amount it takes.
  */
-export async function payByTransfer(
+export async function openTransferAccount(
   app: FastifyInstance,
   consent: { paymentId: string; consentId: string },
-  options: { from?: TSandboxTransferRequest['from']; token?: string } = {},
-) {
+  options: { token?: string } = {},
+): Promise<{ accountNumber: string; amount: number }> {
   const opened = await app.inject({
     method: 'POST',
     url: options.token
@@ -232,6 +231,20 @@ export async function payByTransfer(
   const { accountNumber, amount } = opened.json<{
     transferDetails: { accountNumber: string; amount: number };
   }>().transferDetails;
+  return { accountNumber, amount };
+}
+
+/**
+ * Pays a consent's immediate payment by transfer: opens its one-time account
+ * (openTransferAccount) and sends the exact amount into it, `from` a sandbox test account when
+ * given. Answers the transfer's response.
+ */
+export async function payByTransfer(
+  app: FastifyInstance,
+  consent: { paymentId: string; consentId: string },
+  options: { from?: TSandboxTransferRequest['from']; token?: string } = {},
+) {
+  const { accountNumber, amount } = await openTransferAccount(app, consent, options);
   return sandboxTransfer(app, {
     accountNumber,
     amount,

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { CONSENT_EXPIRY_MS, DATA_CATEGORIES } from '../../../domain/constants';
 import {
   capabilitiesMissing,
@@ -31,6 +32,7 @@ import {
   type TIdempotencyRequest,
 } from '../idempotency';
 import { isUniqueViolation } from '../../db/database-errors';
+import { jsonRow, rowOfJson } from '../../db/json-rows';
 import { preparedQuery } from '../../db/prepared-queries';
 import { eventOf } from '../../events/database-event-bus';
 import type { TAuthenticatedClient } from '../merchants/merchant-clients';
@@ -408,6 +410,48 @@ async function loadConsents(db: TDb, consentIds: string[]): Promise<(TLoadedCons
   });
   const byId = new Map(rows.map((row) => [row.id, loadedOf(row)]));
   return consentIds.map((id) => byId.get(id) ?? null);
+}
+
+/** The consent's payments, apart from any `payments` of the query that reads its consent. */
+const ownPayments = alias(payments, 'consent_payments');
+
+/*
+ * Each part of a consent's JSON is an SQL of its own: a select from one table writes the columns
+ * at its fields' top level without their table's name, which inside these subqueries would name
+ * the subquery's own table.
+ */
+const merchantOfConsent = sql`(select ${jsonRow(merchants)} from ${merchants}
+  where ${merchants.id} = ${consents.merchantId})`;
+const paymentsOfConsent = sql`(select coalesce(json_agg(${jsonRow(ownPayments)}
+  order by ${ownPayments.position}), '[]') from ${payments} ${ownPayments}
+  where ${ownPayments.consentId} = ${consents.id})`;
+const itemsOfConsent = sql`(select coalesce(json_agg(${jsonRow(dataSharingItems)}
+  order by ${dataSharingItems.id}), '[]') from ${dataSharingItems}
+  where ${dataSharingItems.consentId} = ${consents.id})`;
+
+/**
+ * The consent of the query's `consents` row, with its merchant, payments and data-sharing items,
+ * as one JSON value: a statement that reads the consent beside other rows (the completion's lock,
+ * payments/attempts/completion.ts) reads what loadConsent reads, with no statement of its own.
+ * consentOfJson reads it back.
+ */
+export const consentAsJson: SQL = sql`json_build_array(${jsonRow(consents)}, ${merchantOfConsent},
+  ${paymentsOfConsent}, ${itemsOfConsent})`;
+
+/** The consent consentAsJson read, as loadConsent answers it. */
+export function consentOfJson(json: unknown): TConsent {
+  const [row, merchant, paymentRows, itemRows] = json as [
+    unknown[],
+    unknown[],
+    unknown[][],
+    unknown[][],
+  ];
+  return toConsent(
+    rowOfJson(consents, row),
+    rowOfJson(merchants, merchant),
+    paymentRows.map((values) => rowOfJson(payments, values)),
+    itemRows.map((values) => rowOfJson(dataSharingItems, values)),
+  );
 }
 
 /**

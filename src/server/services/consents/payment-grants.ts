@@ -1,63 +1,70 @@
 import { consentMayMove } from '../../../domain/consent-lifecycle';
 import { isGrantedByPayment } from '../../../domain/granted-by-payment';
-import type { TConsentStatus } from '../../../domain/schemas/consent';
-import type { TDb } from '../../db/database';
+import type { TConsent } from '../../../domain/schemas/consent';
 import type { TChangeRecords } from '../change-records';
-import { loadConsent } from './consents';
 import { grantRecord } from './consent-records';
-import { moveConsent } from './consent-moves';
 
 /*
  * A consent whose every request is met by its payment is granted by the payment
- * (src/domain/granted-by-payment.ts): called inside the transaction that executes the payment
- * (payments/attempts/completion.ts completeAttempt), after the payment row is executed, so the
- * payment and the grant commit together or not at all. A payer who closes the tab after paying
- * leaves the merchant a granted consent; the page's grant afterwards finds it granted and answers
- * the same (consent-grants.ts).
+ * (src/domain/granted-by-payment.ts), in the statement that executes the payment
+ * (payments/attempts/moves.ts payAttempt), so the payment and the grant commit together or not at
+ * all. A payer who closes the tab after paying leaves the merchant a granted consent; the page's
+ * grant afterwards finds it granted and answers the same (consent-grants.ts).
  *
- * What a grant by the page writes is answered here, for the completion to write with its own
- * records in one statement (change-records.ts): the consent's audit row ('consent.granted', with
- * no signature: the payment is the payer's act), the merchant's 'consent.granted' webhook, and the
- * bus's 'consent.granted', sent when the transaction commits. None when the payment grants nothing.
+ * The completion (payments/attempts/completion.ts completeAttempt) reads the consent with its
+ * lock, while it may still be granted, and asks here whether its payment grants it; the statement
+ * grants it only if it is still pending then. What a grant by the page writes is made here
+ * from that read, for the completion to write with its own records in one statement
+ * (change-records.ts): the consent's audit row ('consent.granted', with no signature: the payment
+ * is the payer's act), the merchant's 'consent.granted' webhook, and the bus's 'consent.granted',
+ * sent when the transaction commits.
  */
-export async function grantMetByPayment(
-  tx: TDb,
-  paid: { id: string; consentId: string },
-  payer: {
-    id: string | null;
-    /** The consent's status as the completion's lock read it: not read again when no grant can follow. */
-    consentStatus: TConsentStatus;
-  },
+
+/** The consent as it reads once payment `paymentId` of it is executed. */
+const withExecuted = (consent: TConsent, paymentId: string): TConsent => ({
+  ...consent,
+  payments: consent.payments.map((p) =>
+    p.paymentId === paymentId ? { ...p, status: 'executed' } : p,
+  ),
+});
+
+/**
+ * Whether executing payment `paymentId` grants `consent`, read before it executes: the consent
+ * may still be granted, and every request it makes is met once the payment is executed.
+ */
+export const paymentGrants = (consent: TConsent, paymentId: string): boolean =>
+  consentMayMove(consent.status, 'grant') && isGrantedByPayment(withExecuted(consent, paymentId));
+
+/**
+ * The records of `consent`'s grant by its payment `paid`, whose execution granted it; `clientId`
+ * is the client the consent belongs to.
+ */
+export function paymentGrantRecords(
+  consent: TConsent,
+  clientId: string,
+  paid: { paymentId: string; payerId: string | null },
   now: Date,
-): Promise<TChangeRecords> {
-  if (!consentMayMove(payer.consentStatus, 'grant')) return {};
-  const payerId = payer.id;
-  const found = await loadConsent(tx, paid.consentId);
-  if (!found || !isGrantedByPayment(found.consent)) return {};
-  // The requests a consent makes never change; its status may, so it moves in one statement.
-  const row = await moveConsent(tx, paid.consentId, 'grant', {
-    grantedAt: now,
-    grantedBy: payerId,
-  });
-  if (!row) return {};
+): TChangeRecords {
+  const { consentId } = consent;
+  const { paymentId, payerId } = paid;
   const actor = payerId ? `payer:${payerId}` : 'payer:anonymous';
   return {
     consentEvents: [
       {
-        consentId: paid.consentId,
+        consentId,
         type: 'consent.granted',
         actor,
         data: {
           grantedBy: 'payment',
           dataTypes: [],
-          immediatePaymentId: paid.id,
+          immediatePaymentId: paymentId,
           immediateAccountId: null,
           formResponseId: null,
           futureAccountIds: [],
           originalRequestId: null,
           // What was shown, as a page grant keeps it; the payment was the payer's act, not a
           // signature.
-          record: grantRecord(found.consent, {
+          record: grantRecord(withExecuted(consent, paymentId), {
             payerId,
             channel: null,
             authentication: 'none',
@@ -70,13 +77,13 @@ export async function grantMetByPayment(
     ],
     merchantEvents: [
       {
-        clientId: found.clientId,
-        consentId: paid.consentId,
+        clientId,
+        consentId,
         type: 'consent.granted',
         data: {
-          consentId: paid.consentId,
+          consentId,
           grantedAt: now.toISOString(),
-          immediatePaymentId: paid.id,
+          immediatePaymentId: paymentId,
           dataTypes: [],
           payerAuthenticated: payerId !== null,
         },
@@ -85,7 +92,7 @@ export async function grantMetByPayment(
     busEvents: [
       {
         type: 'consent.granted',
-        data: { consentId: paid.consentId, clientId: found.clientId, merchantId: row.merchantId },
+        data: { consentId, clientId, merchantId: consent.counterparty.merchantId },
       },
     ],
   };

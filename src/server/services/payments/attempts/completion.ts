@@ -1,12 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isCalledOffPush, mayMove, namedStateOf } from '../../../../domain/payment-attempts';
-import type { TConsentStatus, TPaymentOrigin } from '../../../../domain/schemas/consent';
+import type { TConsent, TPaymentOrigin } from '../../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../../domain/schemas/payment';
 import type { TDb } from '../../../db/database';
 import { preparedQuery } from '../../../db/prepared-queries';
 import type { TJobQueue } from '../../../jobs/engine';
 import { consents, paymentAttempts, payments } from '../../../db/schema';
-import { grantMetByPayment } from '../../consents/payment-grants';
+import { mayMoveAlong } from '../../consents/consent-moves';
+import { consentAsJson, consentOfJson } from '../../consents/consents';
+import { paymentGrantRecords, paymentGrants } from '../../consents/payment-grants';
 import { joinRecords, writeChangeRecords, type TChangeRecords } from '../../change-records';
 import {
   moveAttempt,
@@ -26,21 +28,23 @@ import { book, ledgerAccount, type TBooking, type TLedgerTransactionKind } from 
  * charge, a debit or a chip purchase; a transfer's notice, transfer-payments.ts), and every row is
  * written once:
  *  1. the payment's row is locked, then the attempt's (the order every transaction of a payment
- *     takes, so two never wait on each other); an attempt settled before changes nothing;
+ *     takes, so two never wait on each other), and its consent read with them, whole while it may
+ *     still be granted; an attempt settled before changes nothing;
  *  2. a payment paid otherwise, or an attempt that had ended, owes the money back: booked in and
  *     straight back out, the attempt keeping what it took and owing it (a transfer's bank
  *     returns it itself: nothing is booked);
  *  3. otherwise, in one statement (payAttempt), the attempt completes with what it took, the
- *     payment's other attempts close, and the payment is executed; a consent its payment grants
- *     is granted; and in one more, its audit row, stream event and webhook event are written and
+ *     payment's other attempts close, the payment is executed, and a consent its payment grants
+ *     (consents/payment-grants.ts, asked of the consent the lock read) is granted if it is still
+ *     pending; and in one more, its audit rows, stream event and webhook events are written and
  *     the money is booked in (the accounts it moves are shared by every payment of a merchant:
  *     locked at that statement's end, held only until the commit).
  * The answer is the fact, for the caller to act on (give the money back, return the transfer).
  */
 
 type TPaymentRow = typeof payments.$inferSelect;
-/** The payment's consent, as the completion's lock read it: whose it is, and its status. */
-type TConsentOwner = { merchantId: string; clientId: string; consentStatus: TConsentStatus };
+/** The payment's consent, as the completion's lock read it: whose it is. */
+type TConsentOwner = { merchantId: string; clientId: string };
 
 /** What the provider said the attempt took: kept on the attempt by the move that settles it. */
 export type TTaken = Pick<
@@ -89,7 +93,7 @@ export async function completeAttempt(
   now: Date,
 ): Promise<TCompletion> {
   const { attempt } = request;
-  const { payment, current, owner } = await lockCompletion(tx, attempt);
+  const { payment, current, owner, consent } = await lockCompletion(tx, attempt);
   if (current.status === 'completed') return { fact: 'executed_before', payment };
   if (current.refund !== null) return { fact: 'owed_before' };
   // Money that reaches an attempt already ended (a 3-D Secure challenge given up) is owed back
@@ -101,14 +105,22 @@ export async function completeAttempt(
     await oweBack(tx, request, { payment, owner, ended: ended || calledOff }, now);
     return { fact: 'paid_otherwise' };
   }
-  const completed = await payAttempt(
+  // The consent this payment grants (payment-grants.ts), as the lock read it.
+  const grantee = consent && paymentGrants(consent, payment.id) ? consent : null;
+  const paid = await payAttempt(
     tx,
-    { attemptId: attempt.id, paymentId: payment.id, origin: request.origin },
+    {
+      attemptId: attempt.id,
+      paymentId: payment.id,
+      origin: request.origin,
+      grant: grantee ? { consentId: payment.consentId, grantedBy: attempt.payerId } : null,
+    },
     calledOff ? 'paidAfterCallOff' : 'complete',
     calledOff ? { ...request.taken, failureCode: null, failureReason: null } : request.taken,
     now,
   );
-  if (!completed) throw new Error(`Attempt ${attempt.id} cannot complete from where it is`);
+  if (!paid) throw new Error(`Attempt ${attempt.id} cannot complete from where it is`);
+  const completed = paid.attempt;
   // The payment as payAttempt executed it (its row is locked: nothing else changed it).
   const executed: TPaymentRow = {
     ...payment,
@@ -116,12 +128,15 @@ export async function completeAttempt(
     executedAt: now,
     origin: request.origin,
   };
-  const granted = await grantMetByPayment(
-    tx,
-    executed,
-    { id: attempt.payerId, consentStatus: owner.consentStatus },
-    now,
-  );
+  const granted =
+    grantee && paid.consentGranted
+      ? paymentGrantRecords(
+          grantee,
+          owner.clientId,
+          { paymentId: payment.id, payerId: attempt.payerId },
+          now,
+        )
+      : {};
   // The money is booked in the records' statement, its balances locked at its end: the accounts
   // a booking moves (the merchant's wallet, the payer side of each way of paying) are rows every
   // payment of theirs updates, locked from there until the commit. Taken first, each payment's
@@ -139,11 +154,13 @@ export async function completeAttempt(
 
 /**
  * In one statement: the payment's row and the attempt's state, locked for the rest of `tx` in
- * that order (the order every transaction of a payment takes), and the merchant and client whose
- * consent it is, with its status (a consent no payment can grant any more is not read again). Of
- * two completions of one payment at once, one executes it; of two who settle one attempt at once
- * (its own answer and the reconciler's requery), the second finds it settled and books nothing
- * again. Prepared once.
+ * that order (the order every transaction of a payment takes), the merchant and client whose
+ * consent it is, and, while the consent may still be granted (its lifecycle's 'grant' edge), the
+ * consent with everything it asks for (consents.ts consentAsJson: what loadConsent reads), which
+ * decides whether the payment grants it and makes the grant's record; a consent no payment can
+ * grant any more is not read. Of two completions of one payment at once, one executes it; of two
+ * who settle one attempt at once (its own answer and the reconciler's requery), the second finds
+ * it settled and books nothing again. Prepared once.
  */
 const prepareCompletionLock = (db: TDb) =>
   db
@@ -154,7 +171,7 @@ const prepareCompletionLock = (db: TDb) =>
       refund: paymentAttempts.refund,
       merchantId: consents.merchantId,
       clientId: consents.clientId,
-      consentStatus: consents.status,
+      grantable: sql<unknown>`case when ${mayMoveAlong('grant')} then ${consentAsJson} end`,
     })
     .from(payments)
     .innerJoin(paymentAttempts, eq(paymentAttempts.paymentId, payments.id))
@@ -175,17 +192,20 @@ async function lockCompletion(
   payment: TPaymentRow;
   current: Pick<TAttemptRow, 'status' | 'stage' | 'refund'>;
   owner: TConsentOwner;
+  /** The consent with everything it asks for while it may still be granted; null after. */
+  consent: TConsent | null;
 }> {
   const [row] = await preparedQuery(tx, 'completion_lock', prepareCompletionLock).execute({
     paymentId: attempt.paymentId,
     attemptId: attempt.id,
   });
   if (!row) throw new Error(`Payment ${attempt.paymentId} or its attempt ${attempt.id} vanished`);
-  const { payment, status, stage, refund, merchantId, clientId, consentStatus } = row;
+  const { payment, status, stage, refund, merchantId, clientId, grantable } = row;
   return {
     payment,
     current: { status, stage, refund },
-    owner: { merchantId, clientId, consentStatus },
+    owner: { merchantId, clientId },
+    consent: grantable === null ? null : consentOfJson(grantable),
   };
 }
 

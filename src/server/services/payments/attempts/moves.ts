@@ -16,11 +16,12 @@ import { randomId } from '../../../crypto/secret-hash';
 import type { TDb } from '../../../db/database';
 import type { TJobQueue } from '../../../jobs/engine';
 import { isUniqueViolation } from '../../../db/database-errors';
-import { events, paymentAttempts, payments } from '../../../db/schema';
+import { consents, events, paymentAttempts, payments } from '../../../db/schema';
 import { appendEvent, eventStreams, nextEventId } from '../../../events/event-log';
 import { insertWhere } from '../../../db/insert-where';
 import { AppError } from '../../../app-error';
 import { writeChangeRecords, type TStreamEventRow } from '../../change-records';
+import { consentMove } from '../../consents/consent-moves';
 import { attemptViewOf } from '../attempt-view';
 
 /*
@@ -246,25 +247,35 @@ export async function moveGiveBack(
   return moved ?? null;
 }
 
+/** What payAttempt did: the attempt as it moved, and whether the payment granted its consent. */
+type TPaidAttempt = { attempt: TAttemptRow; consentGranted: boolean };
+
 /**
  * An attempt pays its payment, in one statement (completion.ts completeAttempt): the attempt moves
  * along `edge` ('complete', or 'paidAfterCallOff' for a pushed terminal's request paid after it
  * was called off) with what it took; the payment's other ways the payer had started (an open
  * transfer account, a charge waiting for its OTP) close with it, money that still reaches them
- * returned or refunded; and the payment is executed with where its money came from. The second
- * and third happen only when the first did. They were three statements; the caller holds the
- * payment's and the attempt's locks (the completion's lock), so no one else moves either between
- * them. Answers the attempt as it moved; null when it was not in a state that may take `edge`,
- * and then nothing changed.
+ * returned or refunded; the payment is executed with where its money came from; and, when the
+ * caller says the payment grants its consent (`grant`, src/domain/granted-by-payment.ts), the
+ * consent is granted along its lifecycle's 'grant' edge (consent-moves.ts consentMove), by whoever
+ * paid, unless it left pending meanwhile. The others happen only when the first did; the caller
+ * holds the payment's and the attempt's locks (the completion's lock), so no one else moves
+ * either meanwhile. Answers the attempt as it moved and whether the consent was granted; null when
+ * the attempt was not in a state that may take `edge`, and then nothing changed.
  */
 export async function payAttempt(
   tx: TDb,
-  paid: { attemptId: string; paymentId: string; origin: TPaymentOrigin },
+  paid: {
+    attemptId: string;
+    paymentId: string;
+    origin: TPaymentOrigin;
+    grant: { consentId: string; grantedBy: string | null } | null;
+  },
   edge: 'complete' | 'paidAfterCallOff',
   change: TAttemptChange,
   now: Date,
-): Promise<TAttemptRow | null> {
-  const { attemptId, paymentId, origin } = paid;
+): Promise<TPaidAttempt | null> {
+  const { attemptId, paymentId, origin, grant } = paid;
   const moved = tx
     .$with('moved')
     .as(attemptMove(tx, eq(paymentAttempts.id, attemptId), edge, change, now).returning());
@@ -286,8 +297,22 @@ export async function payAttempt(
       .set({ status: 'executed', executedAt: now, origin })
       .where(and(eq(payments.id, paymentId), didMove)),
   );
-  const [row] = await tx.with(moved, closed, executed).select().from(moved);
-  return row ?? null;
+  if (!grant) {
+    const [row] = await tx.with(moved, closed, executed).select().from(moved);
+    return row ? { attempt: row, consentGranted: false } : null;
+  }
+  const granted = tx.$with('granted').as(
+    consentMove(tx, and(eq(consents.id, grant.consentId), didMove), 'grant', {
+      grantedAt: now,
+      grantedBy: grant.grantedBy,
+    }).returning({ id: consents.id }),
+  );
+  const [row] = await tx
+    .with(moved, closed, executed, granted)
+    .select()
+    .from(moved)
+    .leftJoin(granted, sql`true`);
+  return row ? { attempt: row.moved, consentGranted: row.granted !== null } : null;
 }
 
 /** Ends an attempt as failed, with the catalogue's code and message, and tells the stream. */
