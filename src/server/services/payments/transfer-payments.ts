@@ -9,7 +9,7 @@ import type { TTransferDetails } from '../../../domain/schemas/payment';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import type { TJobQueue } from '../../jobs/engine';
-import { consents, paymentAttempts, payments } from '../../db/schema';
+import { paymentAttempts } from '../../db/schema';
 import type {
   TTransferAccount,
   TTransferNoticeAnswer,
@@ -20,7 +20,7 @@ import { routeNoteOf } from '../../../domain/provider-routing';
 import { AppError } from '../../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
 import { isTokenOf, newChargeToken } from './charge-owners';
-import { completeAttempt, paidThePayment } from './attempts/completion';
+import { completeAttempt, lockCompletion, paidThePayment } from './attempts/completion';
 import { emitPaymentEvent, insertAttempt, moveAttempt, type TAttemptRow } from './attempts/moves';
 import { loadPayable, type TPaymentAccess } from './payment-records';
 import { usable } from '../../providers/off';
@@ -346,25 +346,19 @@ export async function creditTransfer(
   sender: TTransferSender | null,
   now: Date,
 ): Promise<TTransferNoticeAnswer> {
-  // The payment's row, then the attempt's, locked as they are read (the order completeAttempt
-  // takes): of two transfers at once, the second reads the attempt as the first left it, and goes
-  // back.
-  const [found] = await tx
-    .select({ attempt: paymentAttempts, consentExpiresAt: consents.expiresAt })
-    .from(payments)
-    .innerJoin(paymentAttempts, eq(paymentAttempts.paymentId, payments.id))
-    .innerJoin(consents, eq(consents.id, payments.consentId))
-    .where(eq(paymentAttempts.id, reference))
-    .for('update', { of: [payments, paymentAttempts] });
-  if (!found) return { taken: false, reason: 'already_paid' };
-  const { attempt } = found;
+  // The payment's row and the attempt's, locked as they are read: the completion's own lock,
+  // taken once here. Of two transfers at once, the second reads the attempt as the first left
+  // it, and goes back.
+  const locked = await lockCompletion(tx, reference);
+  if (!locked) return { taken: false, reason: 'already_paid' };
+  const { attempt } = locked;
   if (attempt.stage !== 'awaiting_transfer' || attempt.amount !== amount) {
     const reason = returnReasonOf(attempt, amount);
     await noteReturnedTransfer(tx, attempt.id, amount, reason, now);
     return { taken: false, reason };
   }
   // The expiry the payer was shown, and in any case never past the consent's.
-  const limits = [found.consentExpiresAt.getTime()];
+  const limits = [locked.consentExpiresAt.getTime()];
   if (attempt.transferDetails) limits.push(Date.parse(attempt.transferDetails.expiresAt));
   const expiry = oneTimeAccountExpiry(attempt.createdAt, new Date(Math.min(...limits)));
   if (!(expiry.getTime() > now.getTime())) {
@@ -412,6 +406,7 @@ export async function creditTransfer(
       },
     },
     now,
+    locked,
   );
   if (paidThePayment(completion)) return { taken: true };
   // Paid another way meanwhile: the account closed with it (nothing booked), and the bank

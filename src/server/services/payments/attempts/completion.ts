@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { isCalledOffPush, mayMove, namedStateOf } from '../../../../domain/payment-attempts';
 import type { TConsent, TPaymentOrigin } from '../../../../domain/schemas/consent';
 import type { TPaymentStatusEvent } from '../../../../domain/schemas/payment';
@@ -85,15 +85,21 @@ const LEDGER_KIND_OF: Record<TAttemptRow['method'], TLedgerTransactionKind> = {
   chip_card: 'chip_card_payment',
 };
 
-/** Completes an attempt and executes its payment, inside `tx` (the steps above). */
+/**
+ * Completes an attempt and executes its payment, inside `tx` (the steps above). `locked`: the
+ * completion's lock, where the caller took it to read the attempt first (a transfer's notice).
+ */
 export async function completeAttempt(
   jobs: TJobQueue,
   tx: TDb,
   request: TCompletionRequest,
   now: Date,
+  locked?: TCompletionLock,
 ): Promise<TCompletion> {
   const { attempt } = request;
-  const { payment, current, owner, consent } = await lockCompletion(tx, attempt);
+  const lock = locked ?? (await lockCompletion(tx, attempt.id));
+  if (!lock) throw new Error(`Attempt ${attempt.id} or its payment vanished`);
+  const { payment, attempt: current, owner, consent } = lock;
   if (current.status === 'completed') return { fact: 'executed_before', payment };
   if (current.refund !== null) return { fact: 'owed_before' };
   // Money that reaches an attempt already ended (a 3-D Secure challenge given up) is owed back
@@ -166,45 +172,45 @@ const prepareCompletionLock = (db: TDb) =>
   db
     .select({
       payment: payments,
-      status: paymentAttempts.status,
-      stage: paymentAttempts.stage,
-      refund: paymentAttempts.refund,
+      attempt: paymentAttempts,
       merchantId: consents.merchantId,
       clientId: consents.clientId,
+      consentExpiresAt: consents.expiresAt,
       grantable: sql<unknown>`case when ${mayMoveAlong('grant')} then ${consentAsJson} end`,
     })
     .from(payments)
     .innerJoin(paymentAttempts, eq(paymentAttempts.paymentId, payments.id))
     .innerJoin(consents, eq(consents.id, payments.consentId))
-    .where(
-      and(
-        eq(payments.id, sql.placeholder('paymentId')),
-        eq(paymentAttempts.id, sql.placeholder('attemptId')),
-      ),
-    )
+    .where(eq(paymentAttempts.id, sql.placeholder('attemptId')))
     .for('update', { of: [payments, paymentAttempts] })
     .prepare('completion_lock');
 
-async function lockCompletion(
-  tx: TDb,
-  attempt: Pick<TAttemptRow, 'id' | 'paymentId'>,
-): Promise<{
+/** What the completion's lock read (prepareCompletionLock). */
+export type TCompletionLock = {
   payment: TPaymentRow;
-  current: Pick<TAttemptRow, 'status' | 'stage' | 'refund'>;
+  /** The attempt as it is now, locked. */
+  attempt: TAttemptRow;
   owner: TConsentOwner;
+  consentExpiresAt: Date;
   /** The consent with everything it asks for while it may still be granted; null after. */
   consent: TConsent | null;
-}> {
+};
+
+/**
+ * Takes the completion's lock on the attempt `attemptId` and its payment, inside `tx`: null when
+ * there is no such attempt.
+ */
+export async function lockCompletion(tx: TDb, attemptId: string): Promise<TCompletionLock | null> {
   const [row] = await preparedQuery(tx, 'completion_lock', prepareCompletionLock).execute({
-    paymentId: attempt.paymentId,
-    attemptId: attempt.id,
+    attemptId,
   });
-  if (!row) throw new Error(`Payment ${attempt.paymentId} or its attempt ${attempt.id} vanished`);
-  const { payment, status, stage, refund, merchantId, clientId, grantable } = row;
+  if (!row) return null;
+  const { payment, attempt, merchantId, clientId, consentExpiresAt, grantable } = row;
   return {
     payment,
-    current: { status, stage, refund },
+    attempt,
     owner: { merchantId, clientId },
+    consentExpiresAt,
     consent: grantable === null ? null : consentOfJson(grantable),
   };
 }
