@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { TCapability } from '../../../domain/capabilities';
 import { isConsentAvailable } from '../../../domain/consent-availability';
 import type { TDb } from '../../db/database';
@@ -6,15 +7,16 @@ import { preparedQuery } from '../../db/prepared-queries';
 import { consents, merchants, paymentAttempts, payments, routeSettings } from '../../db/schema';
 import type { TRouteSettings } from '../../providers/routing/provider-health';
 import { AT_THE_PROVIDER, FAILED_OVER } from '../../../domain/payment-attempts';
-import { inAttemptStates } from './attempts/moves';
+import { inAttemptStates, type TAttemptRow } from './attempts/moves';
 import { AppError } from '../../app-error';
 
 /*
  * Who may pay a payment, and when (docs/payments.md): what every way of paying checks before it
  * opens an attempt. An attempt's lifecycle is attempts/moves.ts; its completion, the one place
- * an attempt executes its payment, attempts/completion.ts. A card charge reads what its routing
- * needs in the same statement as the payment (loadCardPayable): the merchant's pin and pauses
- * for cards, and the payment's failed-over card charges.
+ * an attempt executes its payment, attempts/completion.ts. A card charge and a transfer's
+ * one-time account read what their routing needs in the same statement as the payment
+ * (loadCardPayable, loadTransferPayable): the merchant's pin and pauses for the capability, and
+ * the payment's failed-over card charges or its open account.
  */
 
 type TPaymentRow = typeof payments.$inferSelect;
@@ -52,6 +54,9 @@ export type TFailedOverCharge = {
 
 /** A new card charge's read: its payable, its routing, its failed-over charges (newest first). */
 export type TCardPayable = TRoutedPayable & { failedOver: TFailedOverCharge[] };
+
+/** What a transfer reads: its payable, its routing, and its one-time account still open, if any. */
+export type TTransferPayable = TRoutedPayable & { openTransfer: TAttemptRow | null };
 
 /** A payment's row read with its consent, its merchant's name and its attempts at a provider. */
 const PAYABLE_COLUMNS = {
@@ -121,6 +126,27 @@ const prepareCardPayable = (db: TDb) =>
     .where(isPaymentAsked)
     .prepare('payable_payment_by_card');
 
+/** The payment's open one-time account (one at most: payment_attempts_one_open_transfer). */
+const openTransfer = alias(paymentAttempts, 'open_transfer');
+
+/**
+ * The payable as a transfer reads it: with its merchant's route settings for transfers in and
+ * the payment's one-time account still open, if any.
+ */
+const prepareTransferPayable = (db: TDb) =>
+  db
+    .select({ ...PAYING_COLUMNS, openTransfer })
+    .from(payments)
+    .innerJoin(consents, consentOfPayment)
+    .innerJoin(merchants, merchantOfConsent)
+    .leftJoin(routeSettings, settingsOfCapability)
+    .leftJoin(
+      openTransfer,
+      and(eq(openTransfer.paymentId, payments.id), eq(openTransfer.stage, 'awaiting_transfer')),
+    )
+    .where(isPaymentAsked)
+    .prepare('payable_payment_by_transfer');
+
 type TPayableRow = Awaited<ReturnType<ReturnType<typeof preparePayable>['execute']>>[number];
 
 /** The payment's row as its query found it: none reads as no immediate payment (404). */
@@ -175,6 +201,14 @@ export const loadCardPayable = routedPayableReader(
   prepareCardPayable,
   'cards',
   (row): Pick<TCardPayable, 'failedOver'> => ({ failedOver: row.failedOver }),
+);
+
+/** A transfer's payable, with its routing and its one-time account still open. */
+export const loadTransferPayable = routedPayableReader(
+  'payable_payment_by_transfer',
+  prepareTransferPayable,
+  'transfersIn',
+  (row): Pick<TTransferPayable, 'openTransfer'> => ({ openTransfer: row.openTransfer }),
 );
 
 /** The payable `row` is, when `access` may pay it (or read it) now; refused otherwise. */
