@@ -57,6 +57,19 @@ export type TRouteScope = {
    * route-settings.ts) apply. Work for no merchant (a payer's sign-in code) follows health alone.
    */
   merchantId?: string | null | undefined;
+  /**
+   * The merchant's settings for the capability, where the caller read them already (a payment's
+   * card charge or one-time account reads them with the payment, payment-records.ts): null where
+   * it set none. Left out, the routing reads them itself.
+   */
+  settings?: TRouteSettings | null | undefined;
+};
+
+/** A merchant's settings for one capability, as the route_settings row keeps them. */
+export type TRouteSettings = {
+  pinned: string | null;
+  /** Paused providers, each with since when (an ISO time). */
+  paused: Readonly<Record<string, string>>;
 };
 
 /** One provider's health for one capability over the last hour: what the Routes screen shows. */

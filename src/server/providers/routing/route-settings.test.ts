@@ -1,6 +1,7 @@
 // A merchant's pin and pauses over the recorded health (route-settings.ts): what `route()`
 // answers each merchant's new work, read from the route_settings row on a real database
-// (PGlite; PostgreSQL with DATABASE_URL), the health a test's own that eliminates a provider.
+// (PGlite; PostgreSQL with DATABASE_URL) or as its caller read them, the health a test's own that
+// eliminates a provider.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDatabase } from '../../db/database';
 import { routeSettings } from '../../db/schema';
@@ -99,6 +100,21 @@ describe('withRouteSettings', () => {
     const route = await health.route({ capability: 'cards', merchantId }, CARDS);
     expect(route.order).toEqual(['monnify', 'sandbox', 'paystack']);
     expect(route.passedOver.map((over) => over.why)).toEqual(['eliminated']);
+  });
+
+  it('applies the settings the caller read already, as they are, over health', async () => {
+    await setCards(merchantId, { pinned: 'monnify' });
+    const health = withRouteSettings(paystackDown, database.db);
+    const read = { pinned: 'sandbox', paused: { monnify: PAUSED_AT } };
+    const route = await health.route({ capability: 'cards', merchantId, settings: read }, CARDS);
+    expect(route.order).toEqual(['sandbox', 'paystack']);
+    expect(route.passedOver.map((over) => [over.provider, over.why])).toEqual([
+      ['paystack', 'eliminated'],
+      ['monnify', 'paused'],
+    ]);
+    // Read as none: health's own order, whatever the row says now.
+    const none = await health.route({ capability: 'cards', merchantId, settings: null }, CARDS);
+    expect(none).toEqual(await paystackDown.route({ capability: 'cards' }, CARDS));
   });
 
   it('passes records and the snapshot through to the health under it', async () => {

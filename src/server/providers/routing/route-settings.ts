@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { TCapability } from '../../../domain/capabilities';
 import type { TDb } from '../../db/database';
 import { routeSettings } from '../../db/schema';
-import type { TPassedOver, TProviderHealth, TRoute } from './provider-health';
+import type { TPassedOver, TProviderHealth, TRoute, TRouteSettings } from './provider-health';
 
 /*
  * A merchant's own say in routing (docs/routing.md, the dashboard's Routes screen): per
@@ -16,13 +16,6 @@ import type { TPassedOver, TProviderHealth, TRoute } from './provider-health';
  * - A pinned provider goes first, unless its record eliminated it: a pin never sends payers to a
  *   provider that stopped answering (it is tried where health put it, after the healthy ones).
  */
-
-/** A merchant's settings for one capability, as the row keeps them. */
-export type TRouteSettings = {
-  pinned: string | null;
-  /** Paused providers, each with since when (an ISO time). */
-  paused: Readonly<Record<string, string>>;
-};
 
 /** What the Routes screen and the timeline say of a paused provider. */
 export const PAUSED_REASON = 'paused by the merchant';
@@ -66,8 +59,8 @@ export async function routeSettingsOf(
 
 /**
  * `health` with each merchant's pin and pauses applied to its answer: what the context hands
- * every start of new work as `ctx.providers.health`. One read of one row (by its key) beside
- * health's own, at once.
+ * every start of new work as `ctx.providers.health`. The settings the scope brings are applied as
+ * they are; otherwise one read of one row (by its key) beside health's own, at once.
  */
 export function withRouteSettings(health: TProviderHealth, db: TDb): TProviderHealth {
   return {
@@ -76,6 +69,9 @@ export function withRouteSettings(health: TProviderHealth, db: TDb): TProviderHe
     ...(health.watchMoves ? { watchMoves: health.watchMoves.bind(health) } : {}),
     async route(scope, candidates) {
       const { merchantId } = scope;
+      if (scope.settings !== undefined) {
+        return applyRouteSettings(await health.route(scope, candidates), scope.settings);
+      }
       if (!merchantId) return health.route(scope, candidates);
       const [route, settings] = await Promise.all([
         health.route(scope, candidates),

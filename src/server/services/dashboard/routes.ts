@@ -16,8 +16,7 @@ import type {
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { consents, paymentAttempts, payments, routeSettings } from '../../db/schema';
-import type { THealthLine } from '../../providers/routing/provider-health';
-import type { TRouteSettings } from '../../providers/routing/route-settings';
+import type { THealthLine, TRouteSettings } from '../../providers/routing/provider-health';
 import { AppError } from '../../app-error';
 import { recordAudit, type TActor } from './audit';
 

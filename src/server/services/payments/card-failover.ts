@@ -1,9 +1,11 @@
-import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { paymentAttempts } from '../../db/schema';
+import type { TRouteSettings } from '../../providers/routing/provider-health';
 import { attemptMove, emitPaymentEvent, moveAttempt, type TAttemptRow } from './attempts/moves';
 import type { TOpeningStep } from './attempts/runner';
+import type { TCardPayable } from './payment-records';
 
 /*
  * Card failover (docs/payments.md "Card failover"; the states in src/domain/payment-attempts.ts).
@@ -34,15 +36,18 @@ type TFailoverContext = Pick<TAppContext, 'db' | 'clock' | 'providers'>;
 /** The card providers that can take new work, in the health routing's order for cards. */
 async function cardRoute(
   ctx: Pick<TAppContext, 'providers'>,
-  /** The merchant whose pin and pauses apply (the dashboard's Routes screen), where known. */
-  merchantId?: string,
+  /**
+   * The merchant whose pin and pauses apply (the dashboard's Routes screen), where known, with
+   * its settings for cards where read already.
+   */
+  merchant?: { merchantId: string; settings: TRouteSettings | null },
 ): Promise<readonly string[]> {
   const { registry, health } = ctx.providers;
   const candidates = registry.lists.cards.filter((name) =>
     registry.adapters.some((adapter) => adapter.name === name && adapter.cards),
   );
   if (candidates.length === 0) return [];
-  return (await health.route({ capability: 'cards', merchantId }, candidates)).order;
+  return (await health.route({ capability: 'cards', ...merchant }, candidates)).order;
 }
 
 /**
@@ -64,31 +69,17 @@ export type TCardRoute = {
 };
 
 /**
- * Routes a payment's new card charge: after a charge past the requery gate ('retry_elsewhere'),
- * to the first routed provider none of the payment's failed-over charges used; otherwise to the
- * first the health routing gives.
+ * Routes a payment's new card charge, from what its payable's read saw (loadCardPayable): after
+ * a charge past the requery gate ('retry_elsewhere'), to the first routed provider none of the
+ * payment's failed-over charges used; otherwise to the first the health routing gives, with the
+ * merchant's pin and pauses applied.
  */
 export async function routeCardCharge(
-  ctx: Pick<TAppContext, 'db' | 'providers'>,
-  paymentId: string,
-  merchantId: string,
+  ctx: Pick<TAppContext, 'providers'>,
+  payable: Pick<TCardPayable, 'merchantId' | 'routeSettings' | 'failedOver'>,
 ): Promise<TCardRoute> {
-  const order = await cardRoute(ctx, merchantId);
-  const failedOver = await ctx.db
-    .select({
-      id: paymentAttempts.id,
-      provider: paymentAttempts.provider,
-      stage: paymentAttempts.stage,
-    })
-    .from(paymentAttempts)
-    .where(
-      and(
-        eq(paymentAttempts.paymentId, paymentId),
-        eq(paymentAttempts.method, 'card'),
-        inArray(paymentAttempts.stage, ['retry_elsewhere', 'tried_elsewhere']),
-      ),
-    )
-    .orderBy(desc(paymentAttempts.createdAt));
+  const { merchantId, routeSettings: settings, failedOver } = payable;
+  const order = await cardRoute(ctx, { merchantId, settings });
   const waiting = failedOver.find((attempt) => attempt.stage === 'retry_elsewhere') ?? null;
   if (!waiting) return { provider: order[0] ?? null, failedOver: null };
   const used = new Set(failedOver.map((attempt) => attempt.provider));

@@ -43,7 +43,7 @@ import {
   type TAttemptRow,
 } from './attempts/moves';
 import { attemptViewOf } from './attempt-view';
-import { loadPayable, type TPaymentAccess } from './payment-records';
+import { loadCardPayable, loadPayable, type TPaymentAccess } from './payment-records';
 import { savesCard, settleCardCharge } from './attempts/settlements';
 import { usable } from '../../providers/off';
 import { markUnanswered, routeCardCharge, triedElsewhereSteps } from './card-failover';
@@ -303,7 +303,7 @@ export async function payWithCard(
   },
 ): Promise<TCardChargeResult> {
   const { db, clock, providers } = ctx;
-  const payable = await loadPayable(db, request.paymentId, request.access, clock.now());
+  const payable = await loadCardPayable(db, request.paymentId, request.access, clock.now());
   // The PIN, where the page sent one with the card (an API client may); the page sends none, and
   // the issuer asks for it only if the card needs one (requiresPIN, submitCardPin).
   const card = await decryptCard(db, clock, request.cardDetails, 'optional');
@@ -314,7 +314,7 @@ export async function payWithCard(
   const payerId = 'payerId' in request.access ? request.access.payerId : null;
   const ownerTokenHash = owner?.hash ?? null;
   const saving = savesCard({ payerId, ownerTokenHash, saveCard: request.saveCard });
-  const route = await routeCardCharge(ctx, payable.payment.id, payable.merchantId);
+  const route = await routeCardCharge(ctx, payable);
   // No card provider runs: the capability's off port refuses the charge in its own words.
   const network = route.provider
     ? providers.registry.portOf(route.provider, 'cards')

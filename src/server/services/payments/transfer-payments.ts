@@ -22,7 +22,12 @@ import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
 import { isTokenOf, newChargeToken } from './charge-owners';
 import { completeAttempt, lockCompletion, paidThePayment } from './attempts/completion';
 import { emitPaymentEvent, insertAttempt, moveAttempt, type TAttemptRow } from './attempts/moves';
-import { loadPayable, type TPaymentAccess } from './payment-records';
+import {
+  loadPayable,
+  loadTransferPayable,
+  type TPaymentAccess,
+  type TTransferPayable,
+} from './payment-records';
 import { usable } from '../../providers/off';
 
 /*
@@ -61,11 +66,14 @@ export async function transferDetailsFor(
   chargeToken?: string,
 ): Promise<TTransferDetails & { chargeToken?: string }> {
   const { db, clock } = ctx;
-  const payable = await loadPayable(db, paymentId, access, clock.now());
+  const payable = await loadTransferPayable(db, paymentId, access, clock.now());
   const deadline = Date.now() + OPEN_WAIT_MS;
+  // The first turn takes the open account the payable's read saw; each later one reads it again.
+  let seen: TAttemptRow | null | undefined = payable.openTransfer;
   for (;;) {
     const now = clock.now();
-    const open = await openTransferAttempt(db, paymentId);
+    const open = seen === undefined ? await openTransferAttempt(db, paymentId) : seen;
+    seen = undefined;
     if (open) {
       const details = detailsOf(open);
       if (details && Date.parse(details.expiresAt) > now.getTime()) {
@@ -106,8 +114,6 @@ export async function transferDetailsFor(
   }
 }
 
-type TPayable = Awaited<ReturnType<typeof loadPayable>>;
-
 /**
  * Opens the one-time account of a new attempt at the provider health routes it to
  * (docs/routing.md): the first of the route, else, when it cannot open one (it refused, or gave
@@ -119,7 +125,7 @@ type TPayable = Awaited<ReturnType<typeof loadPayable>>;
  */
 async function openRoutedAccount(
   ctx: TTransferContext,
-  payable: TPayable,
+  payable: TTransferPayable,
   access: TPaymentAccess,
   ownerTokenHash: string | null,
   now: Date,
@@ -129,7 +135,7 @@ async function openRoutedAccount(
     providers.registry.adapters.some((adapter) => adapter.name === name && adapter.transfersIn),
   );
   const route = await providers.health.route(
-    { capability: 'transfersIn', merchantId: payable.merchantId },
+    { capability: 'transfersIn', merchantId: payable.merchantId, settings: payable.routeSettings },
     candidates,
   );
   // No provider: the capability is off, and says so.
