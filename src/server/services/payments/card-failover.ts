@@ -4,7 +4,7 @@ import type { TDb } from '../../db/database';
 import { paymentAttempts } from '../../db/schema';
 import type { TRouteSettings } from '../../providers/routing/provider-health';
 import { attemptMove, emitPaymentEvent, moveAttempt, type TAttemptRow } from './attempts/moves';
-import type { TOpeningStep } from './attempts/runner';
+import type { TOpeningStep } from './attempts/moves';
 import type { TCardPayable } from './payment-records';
 
 /*

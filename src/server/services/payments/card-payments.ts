@@ -1,14 +1,10 @@
-import { and, eq, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, lte, or, type SQL } from 'drizzle-orm';
 import { parseExpiryDate } from '../../../domain/card-expiry';
 import { isWrongCardDetails } from '../../../domain/card-tries';
 import { obfuscateCard } from '../../../domain/card-number';
 import { STEP_TEXT_AWAITING_3DS } from '../../../domain/constants';
 import { refusedCardMessage } from '../../../domain/card-refusal';
-import {
-  THREE_DS_CHALLENGE_MS,
-  type TAttemptEdge,
-  type TAttemptState,
-} from '../../../domain/payment-attempts';
+import { THREE_DS_CHALLENGE_MS, type TAttemptEdge } from '../../../domain/payment-attempts';
 import type { TCardChargeResponse, TCardCompleteResponse } from '../../../domain/schemas/card';
 import type { TEncryptedCard } from '../../../domain/schemas/card';
 import type { TAppContext } from '../../context';
@@ -23,22 +19,15 @@ import type {
 import type { TChallengeAnswer, TReadChallengeAnswer } from '../../sandbox/sandbox-challenges';
 import { AppError } from '../../app-error';
 import { decryptCard } from './card-encryption-keys';
-import {
-  cardKeyOf,
-  cardTryStep,
-  claimCardTry,
-  releaseCardTry,
-  type TCardChargeLimits,
-} from './card-tries';
+import { cardKeyOf, claimCardTry, releaseCardTry, type TCardChargeLimits } from './card-tries';
 import { chargeOwnedBy, newChargeToken } from './charge-owners';
 import { recordAnswer, runAttempt, type TAttemptAnswer } from './attempts/runner';
+import { newCardSteps } from './card-openings';
 import {
-  attemptMove,
   callProvider,
   cardStepEvent,
   moveAttemptTelling,
   failAttempt,
-  inAttemptStates,
   moveAttempt,
   type TAttemptRow,
 } from './attempts/moves';
@@ -46,7 +35,7 @@ import { attemptViewOf } from './attempt-view';
 import { loadCardPayable, loadPayable, type TPaymentAccess } from './payment-records';
 import { savesCard, settleCardCharge } from './attempts/settlements';
 import { usable } from '../../providers/off';
-import { markUnanswered, routeCardCharge, triedElsewhereSteps } from './card-failover';
+import { markUnanswered, routeCardCharge } from './card-failover';
 
 /*
  * Paying an immediate payment by card (spec §2 card screens, §7 card calls; docs/payments.md).
@@ -288,9 +277,6 @@ function chargingResult(attempt: TAttemptRow, chargeToken: string | null): TCard
   };
 }
 
-/** A charge waiting on its payer: a PIN, an OTP or a 3-D Secure check. */
-const AWAITING_PAYER: readonly TAttemptState[] = ['awaiting_pin', 'awaiting_otp', 'awaiting_3ds'];
-
 /** POST /api/payments/card (and /public), payment variant: charge a new card. */
 export async function payWithCard(
   ctx: TCardContext,
@@ -332,31 +318,13 @@ export async function payWithCard(
         saveCard: request.saveCard,
         ...(saving ? expiryColumnsOf(card.expiry) : {}),
       },
-      before: (tx, open, now) => {
-        const claim = cardTryStep(tx, open, { paymentId: payable.payment.id, cardKey, now });
-        const claimed = sql`${open} and ${claim.holds?.condition ?? sql`true`}`;
-        // The caller's own charge left waiting for a PIN, an OTP or a 3-D Secure check gives way
-        // to the new card; another caller's is theirs to answer, and stays. (A page without
-        // sign-in has a new token for each charge: its older charge stays waiting, unanswerable,
-        // until one pays.)
-        const superseded = attemptMove(
-          tx,
-          and(
-            eq(paymentAttempts.paymentId, payable.payment.id),
-            inAttemptStates(AWAITING_PAYER),
-            chargeOwnedBy(request.access, undefined),
-            claimed,
-          ),
-          'abandon',
-          { failureCode: 'PAYMENT_FAILED', failureReason: 'superseded' },
-          now,
-        );
-        return [
-          claim,
-          { cte: tx.$with('superseded').as(superseded) },
-          ...triedElsewhereSteps(tx, route, claimed, now),
-        ];
-      },
+      before: (tx, open, now) =>
+        newCardSteps(tx, open, now, {
+          paymentId: payable.payment.id,
+          cardKey,
+          access: request.access,
+          route,
+        }),
     },
     call: (attempt) =>
       network

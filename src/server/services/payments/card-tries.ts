@@ -6,7 +6,7 @@ import { insertWhere } from '../../db/insert-where';
 import { cardPaymentTries } from '../../db/schema';
 import { AppError } from '../../app-error';
 import { storedSecret } from '../../crypto/server-secrets';
-import type { TOpeningStep } from './attempts/runner';
+import type { TOpeningStep } from './attempts/moves';
 
 /*
  * Who may try a card on a payment, and how often (docs/payments.md "Limits"):

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, is, ne, SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, is, ne, SQL, sql, type WithSubquery } from 'drizzle-orm';
 import type { TErrorCode } from '../../../../domain/errors';
 import {
   ATTEMPT_STATES,
@@ -39,6 +39,16 @@ export type TAttemptRow = typeof paymentAttempts.$inferSelect;
  * provider about it (reconcile.ts).
  */
 export const STALE_CHARGE_MS = 5 * 60 * 1_000;
+
+/**
+ * A part of an attempt's opening statement (openAttempt), written before the attempt: a CTE whose
+ * change happens only where the statement's `open` condition holds (the payment locked and
+ * unpaid), and which may hold the attempt back (a card tried too often on the payment).
+ */
+export type TOpeningStep = {
+  cte: WithSubquery;
+  holds?: { condition: SQL; refusal: TErrorCode };
+};
 
 /** Creates an attempt; a second card charge of one payment at once is PAYMENT_IN_PROGRESS. */
 export async function insertAttempt(

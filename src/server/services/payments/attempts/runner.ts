@@ -17,6 +17,7 @@ import {
   paymentEventRow,
   type TAttemptChange,
   type TAttemptRow,
+  type TOpeningStep,
 } from './moves';
 import type { TPayable } from '../payment-records';
 
@@ -41,16 +42,6 @@ export type TAttemptFields = Omit<
   typeof paymentAttempts.$inferInsert,
   'id' | 'paymentId' | 'consentId' | 'status' | 'stage' | 'amount' | 'createdAt' | 'updatedAt'
 >;
-
-/**
- * A part of an attempt's opening statement (openAttempt), written before the attempt: a CTE whose
- * change happens only where the statement's `open` condition holds (the payment locked and
- * unpaid), and which may hold the attempt back (a card tried too often on the payment).
- */
-export type TOpeningStep = {
-  cte: WithSubquery;
-  holds?: { condition: SQL; refusal: TErrorCode };
-};
 
 /** How an attempt is opened on a payment the caller may pay (loadPayable). */
 export type TAttemptOpening = {
