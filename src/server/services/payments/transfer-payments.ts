@@ -21,13 +21,15 @@ import { AppError } from '../../app-error';
 import { activelyLinkedAccounts, logoOf } from '../linking/payer-accounts';
 import { isTokenOf, newChargeToken } from './charge-owners';
 import { completeAttempt, lockCompletion, paidThePayment } from './attempts/completion';
-import { emitPaymentEvent, insertAttempt, moveAttempt, type TAttemptRow } from './attempts/moves';
 import {
-  loadPayable,
-  loadTransferPayable,
-  type TPaymentAccess,
-  type TTransferPayable,
-} from './payment-records';
+  emitPaymentEvent,
+  insertAttempt,
+  moveAttempt,
+  moveAttemptTelling,
+  paymentEventRow,
+  type TAttemptRow,
+} from './attempts/moves';
+import { loadTransferPayable, type TPaymentAccess, type TTransferPayable } from './payment-records';
 import { usable } from '../../providers/off';
 
 /*
@@ -304,7 +306,7 @@ export async function confirmTransfer(
   const { db, clock } = ctx;
   let payable;
   try {
-    payable = await loadPayable(db, paymentId, access, clock.now());
+    payable = await loadTransferPayable(db, paymentId, access, clock.now());
   } catch (error) {
     // The transfer already completed it: the page that confirms late sees completed.
     if (error instanceof AppError && error.code === 'PAYMENT_ALREADY_MADE') {
@@ -312,26 +314,23 @@ export async function confirmTransfer(
     }
     throw error;
   }
-  const open = await openTransferAttempt(db, payable.payment.id);
+  // The one-time account still open, read with the payable.
+  const open = payable.openTransfer;
   if (!open)
     throw new AppError('NO_IMMEDIATE_PAYMENT', 'No transfer account is open for this payment');
   if (open.status === 'pending') {
-    await db.transaction(async (tx) => {
-      const moved = await moveAttempt(
-        tx,
-        open.id,
-        'claimTransfer',
-        { stepText: STEP_TEXT_AWAITING_TRANSFER },
-        clock.now(),
-      );
-      if (moved) {
-        await emitPaymentEvent(
-          tx,
+    await moveAttemptTelling(
+      db,
+      open,
+      'claimTransfer',
+      { stepText: STEP_TEXT_AWAITING_TRANSFER },
+      clock.now(),
+      (moved) =>
+        paymentEventRow(
           { paymentId, status: 'in_progress', stepText: STEP_TEXT_AWAITING_TRANSFER },
           moved,
-        );
-      }
-    });
+        ),
+    );
   }
   return { status: 'in_progress', stepText: STEP_TEXT_AWAITING_TRANSFER };
 }
