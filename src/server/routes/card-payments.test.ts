@@ -1,8 +1,9 @@
 // Paying by card, every published sandbox card through its path (docs/sandbox.md): the answer, the
 // payment's status, the events on its stream, and the books.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TEncryptedCard } from '../../domain/schemas/card';
+import { rowsOf, type TDb } from '../db/database';
 import { cardEncryptionKeys, idempotencyKeys, paymentAttempts } from '../db/schema';
 import { fingerprintOf } from '../services/idempotency';
 import { rotateCardKey } from '../services/payments/card-encryption-keys';
@@ -22,6 +23,16 @@ import {
 } from '../testing/payments';
 
 const ctx = useTestApp();
+
+/** The statements of the database that wait for a lock another transaction holds. */
+async function statementsWaitingForALock(db: TDb): Promise<number> {
+  const rows = rowsOf<{ waiting: number }>(
+    await db.execute(sql`
+      select count(*)::int as waiting from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`),
+  );
+  return rows[0]?.waiting ?? 0;
+}
 
 async function payPublic(
   scenario: TCardScenarioName,
@@ -155,6 +166,85 @@ describe('paying by card, each sandbox card through its path', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('PAYMENT_ALREADY_MADE');
+  });
+
+  it('pin_otp: five OTPs at once for one waiting charge: one takes it and pays, once', async () => {
+    const started = await payPublic('pin_otp');
+    const otp = () =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/payments/card/complete',
+        payload: {
+          paymentId: started.paymentId,
+          otp: sandboxCard('pin_otp').otp,
+          consentId: started.consentId,
+          chargeToken: started.response.json().chargeToken,
+        },
+      });
+    const answers = await Promise.all([otp(), otp(), otp(), otp(), otp()]);
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+    // The others found it taken (being answered), or no longer waiting, or the payment paid.
+    const refusals = answers
+      .filter((answer) => answer.statusCode !== 200)
+      .map((answer) => `${answer.statusCode} ${answer.json().error.code}`);
+    for (const refusal of refusals) {
+      expect(['409 PAYMENT_IN_PROGRESS', '404 NO_OTP_DATA', '409 PAYMENT_ALREADY_MADE']).toContain(
+        refusal,
+      );
+    }
+    expect(await ledgerKinds(ctx.database, started.paymentId)).toEqual(['card_payment']);
+  });
+
+  it('pin_otp: an OTP whose charge another request takes while it waits answers 409, and touches nothing', async () => {
+    const started = await payPublic('pin_otp');
+    const { db } = ctx.database;
+    // Another request's transaction takes the waiting charge, then stays open until released.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let taken = () => {};
+    const tookIt = new Promise<void>((resolve) => (taken = resolve));
+    const other = db.transaction(async (tx) => {
+      await tx
+        .update(paymentAttempts)
+        .set({ stage: 'charging' })
+        .where(eq(paymentAttempts.paymentId, started.paymentId));
+      taken();
+      await held;
+    });
+    await tookIt;
+    const answer = ctx.app.inject({
+      method: 'POST',
+      url: '/api/payments/card/complete',
+      payload: {
+        paymentId: started.paymentId,
+        otp: sandboxCard('pin_otp').otp,
+        consentId: started.consentId,
+        chargeToken: started.response.json().chargeToken,
+      },
+    });
+    if (ctx.database.kind === 'postgres') {
+      // Its statement found the charge waiting (the other's change not yet committed), and its
+      // move waits on the other's lock; once the other commits, the charge is no longer waiting.
+      await expect.poll(() => statementsWaitingForALock(db)).toBeGreaterThan(0);
+      release();
+      await other;
+      const refused = await answer;
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.code).toBe('PAYMENT_IN_PROGRESS');
+    } else {
+      // One session: the request runs once the other has committed, and finds nothing waiting.
+      release();
+      await other;
+      const refused = await answer;
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json().error.code).toBe('NO_OTP_DATA');
+    }
+    expect(await ledgerKinds(ctx.database, started.paymentId)).toEqual([]);
+    const [attempt] = await db
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.paymentId, started.paymentId));
+    expect(attempt).toMatchObject({ status: 'in_progress', stage: 'charging' });
   });
 
   it('pin_otp with a wrong OTP: OTP verification failed, the payment stays unpaid', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, lte, or, type SQL } from 'drizzle-orm';
+import { and, eq, lte, or, sql, type SQL } from 'drizzle-orm';
 import { parseExpiryDate } from '../../../domain/card-expiry';
 import { isWrongCardDetails } from '../../../domain/card-tries';
 import { obfuscateCard } from '../../../domain/card-number';
@@ -24,6 +24,7 @@ import { chargeOwnedBy, newChargeToken } from './charge-owners';
 import { recordAnswer, runAttempt, type TAttemptAnswer } from './attempts/runner';
 import { newCardSteps } from './card-openings';
 import {
+  attemptMove,
   callProvider,
   cardStepEvent,
   moveAttemptTelling,
@@ -455,24 +456,48 @@ export async function submitCardPin(
   }
 }
 
-/** The caller's charge of a payment waiting for its OTP, taken for this request (now 'charging'). */
+/**
+ * The caller's charge of a payment waiting for its OTP, taken for this request (now 'charging'),
+ * in one statement: the charge found waiting, and moved where it still is. Another caller's charge
+ * reads as none: it is neither touched nor told of (404 NO_OTP_DATA); one found waiting but taken
+ * by another request first is being answered (409 PAYMENT_IN_PROGRESS).
+ */
 async function takeOtpAttempt(
   ctx: TCardContext,
   where: { paymentId: string; owner: SQL },
 ): Promise<TAttemptRow> {
   const { db, clock } = ctx;
   const stage = eq(paymentAttempts.stage, 'awaiting_otp');
-  const [waiting] = await db
-    .select()
-    .from(paymentAttempts)
-    .where(and(eq(paymentAttempts.paymentId, where.paymentId), where.owner, stage))
-    .limit(1);
-  // Another caller's charge reads as none: it is neither touched nor told of (404).
-  if (!waiting) throw new AppError('NO_OTP_DATA');
-  const taken = await moveAttempt(db, waiting.id, 'takeAnswer', {}, clock.now(), stage);
-  // Another request took it first: it is being answered.
-  if (!taken) throw new AppError('PAYMENT_IN_PROGRESS');
-  return taken;
+  const waiting = db.$with('waiting').as(
+    db
+      .select({ id: paymentAttempts.id })
+      .from(paymentAttempts)
+      .where(and(eq(paymentAttempts.paymentId, where.paymentId), where.owner, stage))
+      .limit(1),
+  );
+  const taken = db
+    .$with('taken')
+    .as(
+      attemptMove(
+        db,
+        and(sql`${paymentAttempts.id} in (select id from ${waiting})`, stage),
+        'takeAnswer',
+        {},
+        clock.now(),
+      ).returning(),
+    );
+  const [row] = await db
+    .with(waiting, taken)
+    .select({
+      found: sql<boolean>`exists (select 1 from ${waiting})`,
+      taken: taken._.selectedFields,
+    })
+    .from(sql`(select 1) as one`)
+    .leftJoin(taken, sql`true`);
+  if (!row?.found) throw new AppError('NO_OTP_DATA');
+  // Found waiting, but moved by another request before this one's move: no row was taken.
+  if (!row.taken?.id) throw new AppError('PAYMENT_IN_PROGRESS');
+  return row.taken;
 }
 
 /**

@@ -181,7 +181,7 @@ export async function openAttempt(
   if (row.paymentStatus === 'executed') throw new AppError('PAYMENT_ALREADY_MADE');
   const refused = holds.find((_, index) => !row.held[index]);
   if (refused) throw new AppError(refused.refusal);
-  if (!row.attempt) throw new Error(`Attempt ${values.id} was not written`);
+  if (!row.attempt?.id) throw new Error(`Attempt ${values.id} was not written`);
   return row.attempt;
 }
 
