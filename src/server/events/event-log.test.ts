@@ -4,24 +4,14 @@
 // one with a higher id (docs/payments.md "Events"). On PostgreSQL two transactions run at once,
 // each on its own connection; PGlite is one session, whose transactions run one after another.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { rowsOf, type TDatabase, type TDb } from '../db/database';
+import type { TDb } from '../db/database';
+import { statementsWaitingForALock } from '../testing/lock-waits';
 import { databaseOfTwoServers } from '../testing/test-app';
 import { eventHub } from './event-hub';
 import { appendEvent, eventStreams } from './event-log';
 
 const servers = databaseOfTwoServers();
-
-/** Whether a statement of the database waits for a lock another transaction holds. */
-async function waitsForALock(database: TDatabase): Promise<boolean> {
-  const rows = rowsOf<{ waiting: number }>(
-    await database.db.execute(sql`
-      select count(*)::int as waiting from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`),
-  );
-  return (rows[0]?.waiting ?? 0) > 0;
-}
 
 describe('the event log', () => {
   it('hands a watcher the event whose transaction began first, even when a later one commits before it', async () => {
@@ -55,7 +45,9 @@ describe('the event log', () => {
     const seen: string[] = [];
     try {
       if (first.url) {
-        await expect.poll(async () => secondCommitted || (await waitsForALock(second))).toBe(true);
+        await expect
+          .poll(async () => secondCommitted || (await statementsWaitingForALock(second.db)) > 0)
+          .toBe(true);
         // A watcher reads the stream while the first transaction is still open.
         await hub.watch(stream, 0, (event) => seen.push(event.type));
         release();

@@ -1,14 +1,14 @@
 // Paying by card, every published sandbox card through its path (docs/sandbox.md): the answer, the
 // payment's status, the events on its stream, and the books.
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TEncryptedCard } from '../../domain/schemas/card';
-import { rowsOf, type TDb } from '../db/database';
 import { cardEncryptionKeys, idempotencyKeys, paymentAttempts } from '../db/schema';
 import { fingerprintOf } from '../services/idempotency';
 import { rotateCardKey } from '../services/payments/card-encryption-keys';
 import { checkLedger } from '../services/payments/ledger';
 import { signUp, testPhone } from '../testing/identity';
+import { statementsWaitingForALock } from '../testing/lock-waits';
 import { useTestApp } from '../testing/test-app';
 import {
   consentWithPayment,
@@ -24,14 +24,21 @@ import {
 
 const ctx = useTestApp();
 
-/** The statements of the database that wait for a lock another transaction holds. */
-async function statementsWaitingForALock(db: TDb): Promise<number> {
-  const rows = rowsOf<{ waiting: number }>(
-    await db.execute(sql`
-      select count(*)::int as waiting from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`),
-  );
-  return rows[0]?.waiting ?? 0;
+/** The OTP of the charge a public card payment started, as its page sends it. */
+function submitOtp(
+  started: Awaited<ReturnType<typeof payPublic>>,
+  { url = '/api/payments/card/complete', otp = sandboxCard('pin_otp').otp } = {},
+) {
+  return ctx.app.inject({
+    method: 'POST',
+    url,
+    payload: {
+      paymentId: started.paymentId,
+      otp,
+      consentId: started.consentId,
+      chargeToken: started.response.json().chargeToken,
+    },
+  });
 }
 
 async function payPublic(
@@ -130,16 +137,7 @@ describe('paying by card, each sandbox card through its path', () => {
       status: 'in_progress',
       otpDisplayMessage: started.response.json().displayMessage,
     });
-    const done = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/payments/card/complete',
-      payload: {
-        paymentId: started.paymentId,
-        otp: sandboxCard('pin_otp').otp,
-        consentId: started.consentId,
-        chargeToken: started.response.json().chargeToken,
-      },
-    });
+    const done = await submitOtp(started);
     expect(done.statusCode).toBe(200);
     expect(done.json()).toMatchObject({
       success: true,
@@ -154,33 +152,14 @@ describe('paying by card, each sandbox card through its path', () => {
     });
     expect(await ledgerKinds(ctx.database, started.paymentId)).toEqual(['card_payment']);
     // The OTP was used: a second one finds nothing waiting.
-    const again = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/consent/otp',
-      payload: {
-        paymentId: started.paymentId,
-        otp: '123456',
-        consentId: started.consentId,
-        chargeToken: started.response.json().chargeToken,
-      },
-    });
+    const again = await submitOtp(started, { url: '/api/consent/otp', otp: '123456' });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('PAYMENT_ALREADY_MADE');
   });
 
   it('pin_otp: five OTPs at once for one waiting charge: one takes it and pays, once', async () => {
     const started = await payPublic('pin_otp');
-    const otp = () =>
-      ctx.app.inject({
-        method: 'POST',
-        url: '/api/payments/card/complete',
-        payload: {
-          paymentId: started.paymentId,
-          otp: sandboxCard('pin_otp').otp,
-          consentId: started.consentId,
-          chargeToken: started.response.json().chargeToken,
-        },
-      });
+    const otp = () => submitOtp(started);
     const answers = await Promise.all([otp(), otp(), otp(), otp(), otp()]);
     expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
     // The others found it taken (being answered), or no longer waiting, or the payment paid.
@@ -212,16 +191,7 @@ describe('paying by card, each sandbox card through its path', () => {
       await held;
     });
     await tookIt;
-    const answer = ctx.app.inject({
-      method: 'POST',
-      url: '/api/payments/card/complete',
-      payload: {
-        paymentId: started.paymentId,
-        otp: sandboxCard('pin_otp').otp,
-        consentId: started.consentId,
-        chargeToken: started.response.json().chargeToken,
-      },
-    });
+    const answer = submitOtp(started);
     if (ctx.database.kind === 'postgres') {
       // Its statement found the charge waiting (the other's change not yet committed), and its
       // move waits on the other's lock; once the other commits, the charge is no longer waiting.
