@@ -1,8 +1,8 @@
 // The statements a payment sends to PostgreSQL, counted in the server's own process: `npm run
 // bench:statements`. Each flow of bench/capacity-flows.ts that needs no pool of prepared payers
-// (card_pin, card_otp, transfer) and the OneTap grant are paid PAYMENTS times (default 10, after
-// two not counted) against the real app on a fresh database of the PostgreSQL at 127.0.0.1:5432
-// (or BENCH_DATABASE_URL). Every statement node-postgres sends is counted, BEGIN and COMMIT too
+// (card_pin, card_otp, transfer) and the OneTap grant (or those FLOWS names) are paid PAYMENTS
+// times (default 10, after two not counted) against the real app on a fresh database of the
+// PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL). Every statement node-postgres sends is counted, BEGIN and COMMIT too
 // (one round trip each), and put down to the call that made it: the payment's calls run in an
 // async context of their own, so the periodic jobs' statements and the jobs a payment enqueued
 // are counted apart ("after the answer"). Prints, per flow, the statements of each call and of
@@ -26,8 +26,16 @@ import {
 
 const PAYMENTS = Number(process.env.PAYMENTS ?? 10);
 const WARMUP = 2;
-const FLOWS = ['card_pin', 'card_otp', 'transfer', 'onetap'] as const;
-type TFlow = (typeof FLOWS)[number];
+const ALL_FLOWS = ['card_pin', 'card_otp', 'transfer', 'onetap'] as const;
+type TFlow = (typeof ALL_FLOWS)[number];
+/** FLOWS, comma-separated, picks some of them (default all). */
+const FLOWS: readonly TFlow[] = process.env.FLOWS
+  ? process.env.FLOWS.split(',').map((name) => {
+      const flow = ALL_FLOWS.find((known) => known === name.trim());
+      if (!flow) throw new Error(`FLOWS: ${name} is not one of ${ALL_FLOWS.join(', ')}`);
+      return flow;
+    })
+  : ALL_FLOWS;
 
 /** The call a statement was sent for; none for the server's own background work. */
 const calling = new AsyncLocalStorage<{ call: string; payment: number }>();
