@@ -81,8 +81,11 @@ describe('the app context', () => {
     const events = inProcessEventBus({ onError: (error) => expect.fail(String(error)) });
     ctx = await startTestApp({ events });
     const received: TEvent<'consent.created'>[] = [];
+    let heardLast: () => void = () => {};
+    const last = new Promise<void>((resolve) => (heardLast = resolve));
     events.subscribe('consent.created', (event) => {
-      received.push(event);
+      if (event.id === 'evt_last') heardLast();
+      else received.push(event);
     });
     const client = await createTestClient(ctx.database);
     const create = () =>
@@ -95,7 +98,14 @@ describe('the app context', () => {
     const first = await create();
     expect(first.statusCode).toBe(201);
     expect((await create()).statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The bus delivers in order: once a marker sent after both calls is heard, theirs have been.
+    const marker = {
+      consentId: 'cns_last',
+      clientId: client.clientId,
+      merchantId: client.merchantId,
+    };
+    await events.publish({ type: 'consent.created', data: marker, id: 'evt_last' });
+    await last;
     expect(received).toEqual([createdEvent(first.json().consentId, client)]);
     await events.close();
   });

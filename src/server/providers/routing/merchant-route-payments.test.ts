@@ -14,32 +14,27 @@ import {
   startPaystackSimulator,
   type TPaystackSimulator,
 } from '../../testing/paystack-simulator/paystack-simulator';
-import { startTestApp, testClock } from '../../testing/test-app';
+import { testClock, useTestApp } from '../../testing/test-app';
 
 const PAYSTACK_KEY = 'sk_test_merchantroutes000000000000000000';
 const PAYSTACK_CARD = { number: '4084084084084081', expiry: '12/30', cvv: '408' };
 const PAUSED_AT = '2026-11-28T09:15:00.000Z';
 const clock = testClock(new Date());
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let paystack: TPaystackSimulator;
-
 beforeAll(async () => {
   paystack = await startPaystackSimulator({ secretKey: PAYSTACK_KEY, clock: () => clock.now() });
-  ctx = await startTestApp({
-    clock,
-    webhookDelivery: 'manual',
-    env: {
-      CARD_PROVIDERS: 'sandbox,paystack',
-      TRANSFER_PROVIDERS: 'sandbox,paystack',
-      PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
-      PAYSTACK_BASE_URL: paystack.url,
-    },
-  });
 });
-afterAll(async () => {
-  await ctx?.close();
-  await paystack?.close();
-});
+afterAll(() => paystack?.close());
+const ctx = useTestApp(() => ({
+  clock,
+  webhookDelivery: 'manual',
+  env: {
+    CARD_PROVIDERS: 'sandbox,paystack',
+    TRANSFER_PROVIDERS: 'sandbox,paystack',
+    PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
+    PAYSTACK_BASE_URL: paystack.url,
+  },
+}));
 
 /** The merchant's settings for one capability, as the dashboard's changes leave the row. */
 async function setRoute(

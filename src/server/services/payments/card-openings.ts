@@ -30,7 +30,7 @@ export function newCardSteps(
     cardKey: charge.cardKey,
     now,
   });
-  const claimed = sql`${open} and ${claim.holds?.condition ?? sql`true`}`;
+  const claimed = sql`${open} and ${claim.holds.condition}`;
   const superseded = attemptMove(
     tx,
     and(

@@ -82,7 +82,7 @@ export function cardTryStep(
   db: TDb,
   open: SQL,
   claim: { paymentId: string; cardKey: string; now: Date },
-): TOpeningStep {
+): TOpeningStep & { holds: NonNullable<TOpeningStep['holds']> } {
   const claimed = db
     .$with('card_try')
     .as(tryClaim(db, claim.paymentId, claim.cardKey, claim.now, open));

@@ -185,11 +185,19 @@ export async function openAttempt(
   return row.attempt;
 }
 
-/** A unique index the opening broke, as the catalogue's refusal: a second charge, or a part's. */
+/** The payment's one charge at a time (migration 0064): a second at once is in progress. */
+const ONE_CHARGING: Record<string, TErrorCode> = {
+  payment_attempts_one_charging: 'PAYMENT_IN_PROGRESS',
+};
+
+/**
+ * A unique index the opening broke, as the catalogue's refusal: a second charge, or a part's
+ * (`conflicts`). Any other is a fault of ours, thrown as it is.
+ */
 function refusalOf(error: unknown, conflicts: Record<string, TErrorCode> = {}): AppError | null {
   const index = uniqueViolationOf(error);
-  if (index === null) return null;
-  return new AppError(conflicts[index] ?? 'PAYMENT_IN_PROGRESS');
+  const refusal = index === null ? undefined : { ...ONE_CHARGING, ...conflicts }[index];
+  return refusal ? new AppError(refusal) : null;
 }
 
 /** Records what an adapter read in a provider's answer (TAttemptAnswer). */
