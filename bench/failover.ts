@@ -251,7 +251,8 @@ const attempts = await database.db
   );
 const byPayment = new Map<string, typeof attempts>();
 for (const attempt of attempts) {
-  byPayment.set(attempt.paymentId, [...(byPayment.get(attempt.paymentId) ?? []), attempt]);
+  const { paymentId } = attempt;
+  if (paymentId !== null) byPayment.set(paymentId, [...(byPayment.get(paymentId) ?? []), attempt]);
 }
 const recovered = (paymentId: string) => {
   const own = byPayment.get(paymentId) ?? [];

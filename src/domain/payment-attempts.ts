@@ -11,6 +11,17 @@
  * (pageStateOf).
  */
 
+/**
+ * What an attempt's charge is for: a payment (its payment and consent named on it), or a card
+ * link's test charge (spec §9: ₦1.00–₦10.00, given back at once; docs/accounts.md "Linking by
+ * card"), whose link it names. Both move along the one table below; a link's test charge never
+ * waits for a PIN (its form sends the PIN with the card), never fails over, and, taken, is
+ * always owed back (the give-back below) rather than paying anything.
+ */
+export const ATTEMPT_PURPOSES = ['payment', 'link_test'] as const;
+
+export type TAttemptPurpose = (typeof ATTEMPT_PURPOSES)[number];
+
 export const ATTEMPT_STATES = {
   /** A one-time account is open; the payer has not said they sent money. */
   transfer_open: { status: 'pending', stage: 'awaiting_transfer' },

@@ -2,13 +2,12 @@
 // chip attempts that ended failed with the called-off reason and no stage move to the
 // 'called_off' stage; a chip attempt declined, or a card attempt that carries the same words, stay
 // as they were. Its UPDATE is run again on such rows.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLED_OFF_REASON } from '../../domain/payment-attempts';
 import { paymentAttempts } from './schema';
 import { consentWithPayment } from '../testing/payments';
+import { migrationStatements } from '../testing/migrations';
 import { startTestApp } from '../testing/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -20,19 +19,7 @@ afterAll(async () => {
 });
 
 /** The migration's UPDATE statements, its comments left out. */
-const moves = readFileSync(
-  fileURLToPath(new URL('./migrations/0075_called_off_state.sql', import.meta.url)),
-  'utf8',
-)
-  .split('--> statement-breakpoint')
-  .map((statement) =>
-    statement
-      .split('\n')
-      .filter((line) => !line.startsWith('--'))
-      .join('\n')
-      .trim(),
-  )
-  .filter((statement) => statement.startsWith('UPDATE'));
+const moves = migrationStatements('0075_called_off_state.sql', ['UPDATE']);
 
 describe('migration 0075 on attempts ended before the called-off state was kept', () => {
   it('moves a called-off chip attempt to its state, and no other', async () => {

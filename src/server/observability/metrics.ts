@@ -162,7 +162,7 @@ function registerPaymentAttempts(registry: Registry, db: TDatabase['db']): void 
       this.reset();
       const rows = rowsOf<{ method: string; status: string; n: string | number }>(
         await db.execute(
-          sql`select method, status, count(*) as n from payment_attempts group by method, status`,
+          sql`select method, status, count(*) as n from payment_attempts where purpose = 'payment' group by method, status`,
         ),
       );
       for (const row of rows) this.set({ method: row.method, status: row.status }, Number(row.n));

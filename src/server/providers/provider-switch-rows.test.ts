@@ -9,9 +9,11 @@
 // requests show it. On PGlite and on PostgreSQL.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ATTEMPT_STATES } from '../../domain/payment-attempts';
 import { PUSHED_TERMINAL_EXPIRY_MS } from '../../domain/pushed-terminal';
 import { accountLinks, merchantTerminals, payerAccounts, paymentAttempts } from '../db/schema';
 import { newLinkId } from '../services/linking/link-lifecycle';
+import { openLinkCharge } from '../services/linking/link-test-attempts';
 import { expireThreeDsLinks } from '../services/linking/link-challenges';
 import { reconcileLostLinkCharges } from '../services/linking/lost-link-charges';
 import { THREE_DS_ASK_AFTER_MS } from '../services/payments/card-payments';
@@ -24,7 +26,12 @@ import {
   startPaystackSimulator,
   type TPaystackSimulator,
 } from '../testing/paystack-simulator/paystack-simulator';
-import { consentWithPayment, ledgerKinds, ledgerKindsOfReference } from '../testing/payments';
+import {
+  cardLinkRow,
+  consentWithPayment,
+  ledgerKinds,
+  ledgerKindsOfReference,
+} from '../testing/payments';
 import { secondServer } from '../testing/second-server';
 import { startTestApp, testClock, testConfig } from '../testing/test-app';
 import { toPaystackReference } from './paystack/paystack-references';
@@ -84,14 +91,18 @@ async function linkChargedAtPaystack(card: typeof PAID, testAmount: number) {
     accountId,
     route: 'card',
     state: 'created',
-    chargeStage: 'charging',
-    chargeProvider: cards.provider,
     testAmount,
     cardExpiryMonth: 12,
     cardExpiryYear: 2030,
     expiresAt: new Date(now.getTime() + 60 * 60 * 1000),
     createdAt: now,
     updatedAt: now,
+  });
+  await openLinkCharge(first.database.db, {
+    link: { id, payerId: user.userId, cardExpiryMonth: 12, cardExpiryYear: 2030 },
+    amount: testAmount,
+    provider: cards.provider,
+    now,
   });
   const outcome = await cards.chargeCard({
     reference: id,
@@ -101,15 +112,15 @@ async function linkChargedAtPaystack(card: typeof PAID, testAmount: number) {
   });
   if (outcome.kind === 'three_ds_required') {
     await first.database.db
-      .update(accountLinks)
-      .set({ chargeStage: 'awaiting_3ds', providerReference: outcome.providerReference })
-      .where(eq(accountLinks.id, id));
+      .update(paymentAttempts)
+      .set({ ...ATTEMPT_STATES.awaiting_3ds, providerReference: outcome.providerReference })
+      .where(eq(paymentAttempts.id, id));
   }
   return { id, outcome };
 }
 
 const linkOf = async (id: string) => {
-  const [row] = await first.database.db.select().from(accountLinks).where(eq(accountLinks.id, id));
+  const row = await cardLinkRow(first.database, id);
   if (!row) throw new Error(`No link ${id}`);
   return row;
 };

@@ -9,6 +9,7 @@ import { accountRowSubtitle } from '../../domain/account-row';
 import { CARD_LINK_TTL_MS, OTP_RETRY_AFTER_MS } from '../../domain/constants';
 import { THREE_DS_CHALLENGE_MS } from '../../domain/payment-attempts';
 import type { TUserAccount } from '../../domain/schemas/user-account';
+import { ATTEMPT_STATES } from '../../domain/payment-attempts';
 import {
   accountLinks,
   events,
@@ -30,7 +31,7 @@ import { startTestApp, testClock } from '../testing/test-app';
 import { ownAccount, ownPerson } from '../testing/bvn';
 import { codeSession, signUp, testPhone } from '../testing/identity';
 import {
-  accountLinkRow,
+  cardLinkRow,
   consentWithPayment,
   encryptedCard,
   paymentEvents,
@@ -211,7 +212,7 @@ async function cardLinkingEvents(payerId: string) {
   return rows.map((r): Record<string, unknown> => ({ type: r.type, ...r.data }));
 }
 
-const linkRow = (linkId: string) => accountLinkRow(ctx.database, linkId);
+const linkRow = (linkId: string) => cardLinkRow(ctx.database, linkId);
 
 /** The ledger transactions booked for a link, with their entries. */
 async function booksOf(linkId: string) {
@@ -895,9 +896,9 @@ describe('money taken for a card link that had ended', () => {
     const body = (await link(token, 'pin_otp')).json<{ paymentId: string; amount: number }>();
     const providerReference = await checkReferenceOf(body.paymentId);
     await ctx.database.db
-      .update(accountLinks)
-      .set({ chargeStage: 'charging', updatedAt: clock.now() })
-      .where(eq(accountLinks.id, body.paymentId));
+      .update(paymentAttempts)
+      .set({ ...ATTEMPT_STATES.charging, updatedAt: clock.now() })
+      .where(eq(paymentAttempts.id, body.paymentId));
     const { otp } = await ownCard(token, 'pin_otp');
     const cards = usable(ctx.context.providers.payments.cards);
     expect(await cards.submitCardOtp({ providerReference, otp })).toMatchObject({

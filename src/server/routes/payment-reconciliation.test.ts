@@ -21,6 +21,7 @@ import { oneTapGrant, payerWithPasskey, signedUpPayer } from '../testing/identit
 import {
   consentWithPayment,
   encryptedCard,
+  cardLinkRow,
   ledgerKinds,
   linkByTestTransfer,
   payByCard,
@@ -417,8 +418,13 @@ describe('a card link’s test charge whose answer was lost', () => {
           .select({ id: accountLinks.id, status: sandboxCardCharges.status })
           .from(accountLinks)
           .innerJoin(sandboxCardCharges, eq(sandboxCardCharges.reference, accountLinks.id))
+          .innerJoin(paymentAttempts, eq(paymentAttempts.id, accountLinks.id))
           .where(
-            and(eq(accountLinks.payerId, payer.userId), eq(accountLinks.chargeStage, 'charging')),
+            and(
+              eq(accountLinks.payerId, payer.userId),
+              eq(accountLinks.state, 'created'),
+              eq(paymentAttempts.stage, 'charging'),
+            ),
           );
         return row?.status === 'succeeded' ? row : undefined;
       };
@@ -427,11 +433,11 @@ describe('a card link’s test charge whose answer was lost', () => {
 
       later();
       expect(await reconcile()).toMatchObject({ linkCharges: { given_back: 1 } });
-      const [ended] = await ctx.database.db
-        .select()
-        .from(accountLinks)
-        .where(eq(accountLinks.id, link.id));
-      expect(ended).toMatchObject({ state: 'cancelled', chargeStage: null });
+      expect(await cardLinkRow(ctx.database, link.id)).toMatchObject({
+        state: 'cancelled',
+        chargeStage: null,
+        charge: { status: 'completed', refund: 'settled' },
+      });
       expect(await provider.requeryCardCharge(link.id)).toMatchObject({
         kind: 'taken',
         givenBack: true,

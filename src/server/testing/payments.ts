@@ -8,7 +8,13 @@ import type { TAccountLink } from '../../domain/schemas/account-link';
 import type { TEncryptedCard } from '../../domain/schemas/card';
 import type { TSandboxTransferRequest } from '../../domain/schemas/sandbox';
 import type { TDatabase } from '../db/database';
-import { accountLinks, events, ledgerTransactions, sandboxAccounts } from '../db/schema';
+import {
+  accountLinks,
+  events,
+  ledgerTransactions,
+  paymentAttempts,
+  sandboxAccounts,
+} from '../db/schema';
 import { SANDBOX_ACCOUNTS, SANDBOX_CARDS, type TAccountScenario } from '../sandbox/fixtures';
 import { ownAccount } from './bvn';
 import { createTestClient } from './test-app';
@@ -139,6 +145,28 @@ export const ledgerKindsOfReference = (database: TDatabase, reference: string) =
 export async function accountLinkRow(database: TDatabase, linkId: string) {
   const [row] = await database.db.select().from(accountLinks).where(eq(accountLinks.id, linkId));
   return row;
+}
+
+/**
+ * A card link with its test charge (an attempt of its own, its id the link's), as the link's page
+ * sees it: `chargeStage`, where the charge waits for the link while the link is open (none once
+ * the link ended, whatever the charge still waits for at the network); `charge`, the attempt as
+ * stored; and the network's reference and provider of the charge.
+ */
+export async function cardLinkRow(database: TDatabase, linkId: string) {
+  const link = await accountLinkRow(database, linkId);
+  if (!link) return undefined;
+  const [charge] = await database.db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, linkId));
+  return {
+    ...link,
+    chargeStage: link.state === 'created' ? (charge?.stage ?? null) : null,
+    chargeProvider: charge?.provider ?? null,
+    providerReference: charge?.providerReference ?? null,
+    charge,
+  };
 }
 
 /*

@@ -19,7 +19,6 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { TCardBrand } from '../../../domain/card-brand';
-import { CARD_LINK_CHARGE_STAGES } from '../../../domain/link-charge-lifecycle';
 import type { TKeptMandateTerms } from '../../../domain/mandate-terms';
 import { LINK_ROUTES, MANDATE_ENDS, MANDATE_STATES } from '../../../domain/schemas/account-link';
 import { payments } from './consents';
@@ -135,23 +134,6 @@ export const accountLinks = pgTable(
      * null for one set up before they were kept (not checked).
      */
     mandateTerms: jsonb('mandate_terms').$type<TKeptMandateTerms>(),
-    /**
-     * The provider that made the card link's test charge, from the port that made it: its
-     * requery, 3-D Secure sweep, give-back and notices go there (registry.portOf). Null for a
-     * link with no test charge.
-     */
-    chargeProvider: text('charge_provider'),
-    /**
-     * Where an open card link's test charge waits (route card); null once it ended. It moves by
-     * LINK_CHARGE_TRANSITIONS (src/domain/link-charge-lifecycle.ts).
-     */
-    chargeStage: text('charge_stage', { enum: CARD_LINK_CHARGE_STAGES }),
-    /**
-     * When a card link's test charge was settled: the network's last word on it recorded (never
-     * taken, or taken and given back, its refund booked). Null while the money may still be out:
-     * a card link that ended so is asked about by the reconciler (linking/lost-link-charges.ts).
-     */
-    chargeSettledAt: at('charge_settled_at'),
     /** The expiry of the card being linked, kept for the card saved once the charge succeeds. */
     cardExpiryMonth: integer('card_expiry_month'),
     cardExpiryYear: integer('card_expiry_year'),

@@ -20,8 +20,12 @@ import {
 import type { TCardBrand } from '../../../domain/card-brand';
 import { PAYMENT_METHODS } from '../../../domain/constants';
 import type { TErrorCode } from '../../../domain/errors';
-import { ASKING_WINDOW_REASON, CALLED_OFF_REASON } from '../../../domain/payment-attempts';
-import { payerAccounts } from './accounts';
+import {
+  ASKING_WINDOW_REASON,
+  ATTEMPT_PURPOSES,
+  CALLED_OFF_REASON,
+} from '../../../domain/payment-attempts';
+import { accountLinks, payerAccounts } from './accounts';
 import { consents, merchants, payments } from './consents';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -57,12 +61,15 @@ export const paymentAttempts = pgTable(
   'payment_attempts',
   {
     id: text('id').primaryKey(),
-    paymentId: text('payment_id')
-      .notNull()
-      .references(() => payments.id, { onDelete: 'cascade' }),
-    consentId: text('consent_id')
-      .notNull()
-      .references(() => consents.id, { onDelete: 'cascade' }),
+    /**
+     * What the charge is for (src/domain/payment-attempts.ts ATTEMPT_PURPOSES): a payment's, with
+     * its payment and consent; or a card link's test charge, with its link (and then its id is
+     * the link's, the reference the card network knows it by).
+     */
+    purpose: text('purpose', { enum: ATTEMPT_PURPOSES }).notNull().default('payment'),
+    paymentId: text('payment_id').references(() => payments.id, { onDelete: 'cascade' }),
+    consentId: text('consent_id').references(() => consents.id, { onDelete: 'cascade' }),
+    linkId: text('link_id').references(() => accountLinks.id, { onDelete: 'cascade' }),
     method: text('method', { enum: PAYMENT_METHODS }).notNull(),
     status: text('status', { enum: ATTEMPT_STATUSES }).notNull().default('pending'),
     /** Where an in-progress attempt waits (docs/payments.md "States"); null once it ended. */
@@ -204,6 +211,15 @@ export const paymentAttempts = pgTable(
         sql`stage = 'called_off' AND failure_reason = ${sql.raw(`'${CALLED_OFF_REASON}'`)} AND refund IS NULL`,
       ),
     check('payment_attempts_amount_positive', sql`amount > 0`),
+    // A payment's attempt has its payment and consent, a link's test charge its link (0076).
+    check(
+      'payment_attempts_purpose_owner',
+      sql`(purpose = 'payment' AND payment_id IS NOT NULL AND consent_id IS NOT NULL AND link_id IS NULL) OR (purpose = 'link_test' AND link_id IS NOT NULL AND payment_id IS NULL AND consent_id IS NULL)`,
+    ),
+    // One test charge a card link.
+    uniqueIndex('payment_attempts_link')
+      .on(t.linkId)
+      .where(sql`link_id IS NOT NULL`),
   ],
 );
 

@@ -1,49 +1,47 @@
-// A card link's test charge (spec §9): the card network that made it, its booking and refund in
-// the ledger, the link's card-linking events, how a link ends, and the network's last word on a
-// charge asked about after its answer was lost (docs/accounts.md "Linking by card").
-import { and, eq, isNull } from 'drizzle-orm';
+// A card link's test charge (spec §9), an attempt of its own (link-test-attempts.ts): the card
+// network that made it, what the network's word on it records (taken: booked, owed back, given
+// back; not taken: failed), the link's card-linking events and how a link ends
+// (docs/accounts.md "Linking by card").
+import { and, eq } from 'drizzle-orm';
 import { errorStatus } from '../../../domain/errors';
 import type { TCardLinkingEvent } from '../../../domain/schemas/card';
 import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { accountLinks } from '../../db/schema';
 import { appendEvent, eventStreams } from '../../events/event-log';
-import type { TCardsPort, TNoticedCharge, TRequeryOutcome } from '../../providers/payments';
-import { abandonLink, type TLinkRow } from './link-lifecycle';
-import { inLinkChargeStages } from './link-charge-moves';
+import type {
+  TCardsPort,
+  TCardSummary,
+  TNoticedCharge,
+  TRequeryOutcome,
+} from '../../providers/payments';
+import { abandonLink } from './link-lifecycle';
+import { linkChargesIn, moveLinkCharge, whoseLink, type TLinkCharge } from './link-test-attempts';
 import { AppError } from '../../app-error';
 import { book, ledgerAccount } from '../payments/ledger';
+import { moveGiveBack } from '../payments/attempts/moves';
 
 export type TCardLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
 
 /** What the card network's statement shows for a link's test charge. */
 export const TEST_CHARGE_NARRATION = 'Card linking test charge';
 
-/** The link an outcome is recorded for: who, which account, how much, the card's expiry. */
-export type TChargingLink = Pick<
-  TLinkRow,
-  | 'id'
-  | 'payerId'
-  | 'accountId'
-  | 'testAmount'
-  | 'cardExpiryMonth'
-  | 'cardExpiryYear'
-  | 'chargeProvider'
->;
-
 /**
- * The cards port of the provider that made a link's test charge, as its row names it: every later
- * call about the charge (its OTP, requery, refund) goes there, whichever provider takes new cards
- * now. A provider this server no longer runs is ProviderNotConfigured, never another's port.
+ * The cards port of the provider that made a link's test charge, as its attempt names it: every
+ * later call about the charge (its OTP, requery, refund) goes there, whichever provider takes new
+ * cards now. A provider this server no longer runs is ProviderNotConfigured, never another's port.
  */
 export function chargeCardsOf(
   ctx: Pick<TAppContext, 'providers'>,
-  link: Pick<TLinkRow, 'id' | 'chargeProvider'>,
+  charge: Pick<TLinkCharge, 'provider'>,
 ): TCardsPort {
-  if (link.chargeProvider === null) {
-    throw new Error(`Card link ${link.id} names no provider of its test charge`);
-  }
-  return ctx.providers.registry.portOf(link.chargeProvider, 'cards');
+  return ctx.providers.registry.portOf(charge.provider, 'cards');
+}
+
+/** The payer whose link a test charge is made for: every link has one. */
+export function payerOf(charge: Pick<TLinkCharge, 'id' | 'payerId'>): string {
+  if (charge.payerId === null) throw new Error(`Card link ${charge.id} names no payer`);
+  return charge.payerId;
 }
 
 /** A card-linking event on the payer's stream (spec §7), inside `tx`, the change's transaction. */
@@ -70,58 +68,34 @@ const failureEvent = (paymentId: string, failure: AppError): TCardLinkingEvent =
 });
 
 /**
- * Records, inside `tx`, that the network's last word on a card link's test charge is had: never
- * taken, or taken and given back. Until then a link that ended is asked about by the reconciler
+ * Ends the link of a test charge with `failure`, its events in the same transaction; false if it
+ * had ended. The charge is not moved: it ends by the network's word (recordNotTaken,
+ * recordTaken), and one whose word is not had is asked about by the reconciler
  * (lost-link-charges.ts), since its money may still be out.
- */
-export async function markChargeSettled(tx: TDb, linkId: string, now: Date): Promise<void> {
-  await tx
-    .update(accountLinks)
-    .set({ chargeSettledAt: now })
-    .where(and(eq(accountLinks.id, linkId), isNull(accountLinks.chargeSettledAt)));
-}
-
-/**
- * Ends the link with `failure`, its events in the same transaction; false if it had ended.
- * `charge` says whether the network's last word on its test charge came with the end (settled:
- * nothing taken, or given back) or not (the reconciler asks about it later).
  */
 export async function endLink(
   db: TDb,
-  link: TChargingLink,
+  charge: Pick<TLinkCharge, 'id' | 'payerId'>,
   failure: AppError,
   now: Date,
-  charge: 'settled' | 'unsettled',
-) {
+): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const ended = await abandonLink(tx, link.id, now, failure.message);
-    if (ended) await emitCardLinking(tx, link.payerId, failureEvent(link.id, failure));
-    if (charge === 'settled') await markChargeSettled(tx, link.id, now);
+    const ended = await abandonLink(tx, charge.id, now, failure.message);
+    if (ended) await emitCardLinking(tx, payerOf(charge), failureEvent(charge.id, failure));
     return ended;
   });
 }
 
-export const amountOf = (link: TChargingLink): number => {
-  if (link.testAmount === null) throw new Error(`Card link ${link.id} has no test amount`);
-  return link.testAmount;
-};
-
 /**
  * Books the test charge (the card's money held by the provider) and, once the provider refunded
- * it, its refund, the charge then settled: the two net to zero on every account. Each is booked
- * once by its kind and the link's id; answers whether the refund was booked now (false when it
- * was before, or not given).
+ * it, its refund: the two net to zero on every account. Each is booked once by its kind and the
+ * link's id.
  */
-export async function bookTestCharge(
-  tx: TDb,
-  link: TChargingLink,
-  refunded: boolean,
-  now: Date,
-): Promise<boolean> {
-  const amount = amountOf(link);
+async function bookTestCharge(tx: TDb, charge: TLinkCharge, refunded: boolean): Promise<void> {
+  const { amount } = charge;
   const card = ledgerAccount.payerSource('card');
   const held = ledgerAccount.linkTestCharges();
-  const movement = { reference: link.id, paymentId: null, attemptId: null } as const;
+  const movement = { reference: charge.id, paymentId: null, attemptId: null } as const;
   await book(tx, {
     ...movement,
     kind: 'link_test_charge',
@@ -131,9 +105,8 @@ export async function bookTestCharge(
       { account: held, amount },
     ],
   });
-  if (!refunded) return false;
-  await markChargeSettled(tx, link.id, now);
-  return book(tx, {
+  if (!refunded) return;
+  await book(tx, {
     ...movement,
     kind: 'test_charge_refund',
     narration: `${TEST_CHARGE_NARRATION} refunded`,
@@ -144,11 +117,63 @@ export async function bookTestCharge(
   });
 }
 
-/** A card link whose test charge waits at its 3-D Secure check. */
+/**
+ * The network's word that it took a link's test charge, recorded inside `tx`: the charge taken
+ * from a step it waited at for its payer, completed with the network's reference and the card,
+ * owed back, and booked; with `refunded`, given back and its refund booked. Each move and booking
+ * happens once however often the word is told. Answers whether the charge completed now (false:
+ * it had ended, its money only booked and owed back).
+ */
+export async function recordTaken(
+  tx: TDb,
+  charge: TLinkCharge,
+  taken: { providerReference: string; card?: TCardSummary | null },
+  refunded: boolean,
+  now: Date,
+): Promise<boolean> {
+  await moveLinkCharge(tx, charge.id, 'takeAnswer', {}, now);
+  const { card } = taken;
+  const completed = await moveLinkCharge(
+    tx,
+    charge.id,
+    'complete',
+    {
+      providerReference: taken.providerReference,
+      ...(card ? { cardBrand: card.brand, cardFirst6: card.first6, cardLast4: card.last4 } : {}),
+    },
+    now,
+  );
+  await moveGiveBack(tx, charge.id, 'owe', now);
+  if (refunded) await moveGiveBack(tx, charge.id, 'giveBack', now);
+  await bookTestCharge(tx, charge, refunded);
+  return completed !== null;
+}
+
+/**
+ * The network's word that it took nothing for a link's test charge (refused, or never taken),
+ * recorded inside `tx`: the charge fails with `failure`, from the network or from a step it waited
+ * at for its payer, and owes nothing back. False when it had ended.
+ */
+export async function recordNotTaken(
+  tx: TDb,
+  charge: Pick<TLinkCharge, 'id'>,
+  failure: AppError,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
+  const change = { failureCode: failure.code, failureReason: reason };
+  const failed =
+    (await moveLinkCharge(tx, charge.id, 'fail', change, now)) ??
+    (await moveLinkCharge(tx, charge.id, 'abandon', change, now));
+  // Money recorded taken that the network says it never took is owed no more.
+  await moveGiveBack(tx, charge.id, 'giveBack', now);
+  return failed !== null;
+}
+
+/** A card link's test charge waiting at its 3-D Secure check, its link still open. */
 export const atThreeDsCheck = and(
-  eq(accountLinks.route, 'card'),
-  eq(accountLinks.state, 'created'),
-  inLinkChargeStages(['awaiting_3ds']),
+  linkChargesIn(['awaiting_3ds']),
+  whoseLink(and(eq(accountLinks.route, 'card'), eq(accountLinks.state, 'created'))),
 );
 
 /**
@@ -157,12 +182,12 @@ export const atThreeDsCheck = and(
  */
 export async function askAboutLinkCharge(
   ctx: Pick<TAppContext, 'providers'>,
-  link: Pick<TLinkRow, 'id' | 'chargeProvider'>,
+  charge: Pick<TLinkCharge, 'id' | 'provider'>,
 ): Promise<TNoticedCharge | null> {
   try {
-    return await chargeCardsOf(ctx, link).requeryCardCharge(link.id);
+    return await chargeCardsOf(ctx, charge).requeryCardCharge(charge.id);
   } catch {
-    // Not answered now: the link stays where it is, to be asked about again.
+    // Not answered now: the charge stays where it is, to be asked about again.
     return null;
   }
 }
@@ -170,33 +195,36 @@ export async function askAboutLinkCharge(
 /**
  * The network's last word on a card link's test charge, whoever asked (the reconciler, a new
  * attempt): taken, the money goes back to the card (the network's token for it is not at hand, so
- * the card cannot be saved), refunded first and then booked in and out; never taken, nothing to
- * give back. Either way the link, if still open, ends 'Failed to link card', for the payer to link
- * again, and its charge is settled. The refund is one per reference however often asked
- * (TCardsPort.refundCard) and each booking once by the link's id, so two askers at once give back
- * once; a refund that fails throws, the charge left unsettled for the reconciler's next run.
+ * the card cannot be saved), refunded first and then recorded (recordTaken); never taken, nothing
+ * to give back (recordNotTaken). Either way the link, if still open, ends 'Failed to link card',
+ * for the payer to link again. The refund is one per reference however often asked
+ * (TCardsPort.refundCard) and each booking and move once, so two askers at once give back once; a
+ * refund that fails throws, the charge left owed (or at the network) for the reconciler's next run.
  */
 export async function settleLinkCharge(
   ctx: Pick<TAppContext, 'db' | 'clock' | 'providers'>,
-  link: TChargingLink,
+  charge: TLinkCharge,
   word: Exclude<TRequeryOutcome, { kind: 'pending' }>,
 ): Promise<'given_back' | 'failed'> {
   const failure = new AppError('CARD_LINK_FAILED');
   if (word.kind === 'not_taken') {
-    await endLink(ctx.db, link, failure, ctx.clock.now(), 'settled');
+    await ctx.db.transaction(async (tx) => {
+      await recordNotTaken(tx, charge, failure, word.reason, ctx.clock.now());
+      await endLink(tx, charge, failure, ctx.clock.now());
+    });
     return 'failed';
   }
   if (!word.givenBack) {
-    await chargeCardsOf(ctx, link).refundCard({
+    await chargeCardsOf(ctx, charge).refundCard({
       providerReference: word.providerReference,
       amount: word.amount,
-      reference: link.id,
+      reference: charge.id,
     });
   }
   await ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
-    await bookTestCharge(tx, link, true, now);
-    await endLink(tx, link, failure, now, 'settled');
+    await recordTaken(tx, charge, word, true, now);
+    await endLink(tx, charge, failure, now);
   });
   return 'given_back';
 }

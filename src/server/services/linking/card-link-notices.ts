@@ -4,21 +4,22 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TDb } from '../../db/database';
-import { accountLinks, events, ledgerTransactions } from '../../db/schema';
+import { accountLinks, events, ledgerTransactions, paymentAttempts } from '../../db/schema';
 import { eventStreams } from '../../events/event-log';
 import type { TCardChargeOutcome, TNoticedCharge } from '../../providers/payments';
 import type { TChallengeAnswer, TReadChallengeAnswer } from '../../sandbox/sandbox-challenges';
-import type { TLinkRow } from './link-lifecycle';
 import { AppError } from '../../app-error';
 import { cardFailureOf } from '../payments/card-payments';
 import {
   type TCardLinkContext,
   chargeCardsOf,
   endLink,
-  bookTestCharge,
   atThreeDsCheck,
+  recordNotTaken,
+  recordTaken,
   settleLinkCharge,
 } from './card-link-charges';
+import { readLinkCharge, whoseLink, type TLinkCharge } from './link-test-attempts';
 import { recordLinkOutcome, takeWaitingLink } from './card-link-outcomes';
 
 /**
@@ -29,16 +30,16 @@ import { recordLinkOutcome, takeWaitingLink } from './card-link-outcomes';
  */
 async function linkChargeTaken(
   ctx: TCardLinkContext,
-  link: TLinkRow,
+  charge: TLinkCharge,
   taken: Extract<TNoticedCharge, { kind: 'taken' }>,
 ): Promise<Extract<TCardChargeOutcome, { kind: 'succeeded' }>> {
-  if (taken.amount !== link.testAmount) {
-    throw new Error(`Card link ${link.id}: the network took ${taken.amount} kobo`);
+  if (taken.amount !== charge.amount) {
+    throw new Error(`Card link ${charge.id}: the network took ${taken.amount} kobo`);
   }
   // A notice that names no card: the network's record of the charge does.
-  const answer = taken.card ? null : await chargeCardsOf(ctx, link).requeryCardCharge(link.id);
+  const answer = taken.card ? null : await chargeCardsOf(ctx, charge).requeryCardCharge(charge.id);
   const card = taken.card ?? (answer?.kind === 'taken' ? answer.card : null);
-  if (!card) throw new Error(`Card link ${link.id}: the network names no card it charged`);
+  if (!card) throw new Error(`Card link ${charge.id}: the network names no card it charged`);
   return {
     kind: 'succeeded',
     providerReference: taken.providerReference,
@@ -81,18 +82,20 @@ async function giveBackAfterEnd(
   taken: Extract<TNoticedCharge, { kind: 'taken' }>,
 ): Promise<boolean> {
   const [link] = await ctx.db
-    .select()
+    .select({ state: accountLinks.state })
     .from(accountLinks)
     .where(and(eq(accountLinks.id, linkId), eq(accountLinks.route, 'card')));
+  const charge = await readLinkCharge(ctx.db, linkId);
   // A link still open is being settled by whoever took it; an active one was refunded as linked.
-  if (!link || (link.state !== 'cancelled' && link.state !== 'expired')) return false;
-  if (await refundBooked(ctx.db, link.id)) return false;
-  await chargeCardsOf(ctx, link).refundCard({
+  if (!link || !charge || (link.state !== 'cancelled' && link.state !== 'expired')) return false;
+  if (await refundBooked(ctx.db, linkId)) return false;
+  await chargeCardsOf(ctx, charge).refundCard({
     providerReference: taken.providerReference,
     amount: taken.amount,
-    reference: link.id,
+    reference: linkId,
   });
-  return ctx.db.transaction((tx) => bookTestCharge(tx, link, true, ctx.clock.now()));
+  await ctx.db.transaction((tx) => recordTaken(tx, charge, taken, true, ctx.clock.now()));
+  return true;
 }
 
 /**
@@ -112,28 +115,32 @@ export async function endThreeDsLink(
   linkId: string,
   word: TNoticedCharge,
 ): Promise<'ended' | 'given_back' | 'unchanged'> {
-  const link = await takeWaitingLink(ctx, { linkId }, 'takeThreeDsResult');
-  if (!link) {
+  const charge = await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
+  if (!charge) {
     const late = word.kind === 'taken' && !word.givenBack;
     return late && (await giveBackAfterEnd(ctx, linkId, word)) ? 'given_back' : 'unchanged';
   }
   if (word.kind !== 'taken') {
     // Declined, or still waiting once the check's time ran out: the check failed with nothing
-    // taken. A charge the network still holds open is not settled: the reconciler asks again.
-    const settled = word.kind === 'not_taken' ? 'settled' : 'unsettled';
+    // taken. A charge the network still holds open stays at the network: the reconciler asks
+    // again (lost-link-charges.ts).
     const failure = cardFailureOf('three_ds_declined', 'linking');
-    await endLink(ctx.db, link, failure, ctx.clock.now(), settled);
+    await ctx.db.transaction(async (tx) => {
+      const now = ctx.clock.now();
+      if (word.kind === 'not_taken') await recordNotTaken(tx, charge, failure, word.reason, now);
+      await endLink(tx, charge, failure, now);
+    });
     return 'ended';
   }
   if (word.givenBack) {
     // Taken and given back since (a reversal): booked in and out, and the link fails, as the
     // reconciler ends one whose charge it finds taken (lost-link-charges.ts).
-    await settleLinkCharge(ctx, link, word);
+    await settleLinkCharge(ctx, charge, word);
     return 'ended';
   }
-  const answer = await linkChargeTaken(ctx, link, word);
+  const answer = await linkChargeTaken(ctx, charge, word);
   try {
-    await recordLinkOutcome(ctx, link, answer);
+    await recordLinkOutcome(ctx, charge, answer);
   } catch (error) {
     // A failure recorded (the link ended, its stream told) is the word applied.
     if (!(error instanceof AppError)) throw error;
@@ -188,7 +195,7 @@ async function linkChallengeAnswer(
       return { status: 'failed', message: await endedLinkMessage(ctx.db, link.id) };
     case 'created':
     case 'awaiting_authorisation':
-      await takeWaitingLink(ctx, { linkId }, 'takeThreeDsResult');
+      await takeWaitingLink(ctx, { linkId }, 'awaiting_3ds');
       throw new AppError('PAYMENT_IN_PROGRESS');
   }
 }
@@ -202,15 +209,15 @@ export async function waitingLinkChallenge(
   ctx: TCardLinkContext,
   providerReference: string,
 ): Promise<TReadChallengeAnswer | null> {
-  const [link] = await ctx.db
-    .select({ id: accountLinks.id })
-    .from(accountLinks)
+  const [charge] = await ctx.db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
     .where(
       and(
-        eq(accountLinks.providerReference, providerReference),
+        eq(paymentAttempts.providerReference, providerReference),
         atThreeDsCheck,
-        gt(accountLinks.expiresAt, ctx.clock.now()),
+        whoseLink(gt(accountLinks.expiresAt, ctx.clock.now())),
       ),
     );
-  return link ? () => linkChallengeAnswer(ctx, link.id) : null;
+  return charge ? () => linkChallengeAnswer(ctx, charge.id) : null;
 }

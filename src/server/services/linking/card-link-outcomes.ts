@@ -10,12 +10,17 @@ import {
   CARD_NOT_ON_ACCOUNT_TEXT,
 } from '../../../domain/constants';
 import { ERROR_CATALOGUE, type TErrorCode } from '../../../domain/errors';
-import { LINK_CHARGE_TRANSITIONS } from '../../../domain/link-charge-lifecycle';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import type { TCardChargeOutcome, TCardSummary } from '../../providers/payments';
-import { activateLink, type TLinkRow } from './link-lifecycle';
-import { inLinkChargeStages, moveLinkCharge } from './link-charge-moves';
+import { activateLink } from './link-lifecycle';
+import {
+  linkChargesIn,
+  linkStillOpen,
+  moveLinkCharge,
+  whoseLink,
+  type TLinkCharge,
+} from './link-test-attempts';
 import { obfuscateCard } from '../../../domain/card-number';
 import { AppError } from '../../app-error';
 import { cardFailureOf, type TCardChargeResult, waitingResult } from '../payments/card-payments';
@@ -23,12 +28,12 @@ import { usable } from '../../providers/off';
 import {
   type TCardLinkContext,
   TEST_CHARGE_NARRATION,
-  type TChargingLink,
   chargeCardsOf,
   emitCardLinking,
   endLink,
-  amountOf,
-  bookTestCharge,
+  payerOf,
+  recordNotTaken,
+  recordTaken,
 } from './card-link-charges';
 
 export type TSavedCard = TCardSummary & { token: string; expiryMonth: number; expiryYear: number };
@@ -54,79 +59,76 @@ export async function saveCardToAccount(
 }
 
 /**
- * A test charge that succeeded: refunded at the network, then in one transaction the link made
- * active, the charge and its refund booked, the card saved to the account, and the stream told
- * (progress when charged, progress when refunded and saving, success). A link another link of
- * the account beat to active, or that ended meanwhile, is refused, its money back all the same.
+ * A test charge that succeeded: refunded at the network, then in one transaction the charge
+ * recorded taken and given back (recordTaken), the link made active, the card saved to the
+ * account, and the stream told (progress when charged, progress when refunded and saving,
+ * success). A link another link of the account beat to active, or that ended meanwhile, is
+ * refused, its money back all the same; so is a charge another request settled first.
  */
 async function recordSucceeded(
   ctx: TCardLinkContext,
-  link: TChargingLink,
+  charge: TLinkCharge,
   outcome: Extract<TCardChargeOutcome, { kind: 'succeeded' }>,
 ): Promise<TCardChargeResult> {
   const { db, clock } = ctx;
-  const amount = amountOf(link);
+  const { amount } = charge;
   try {
-    await chargeCardsOf(ctx, link).refundCard({
+    await chargeCardsOf(ctx, charge).refundCard({
       providerReference: outcome.providerReference,
       amount,
-      reference: link.id,
+      reference: charge.id,
     });
   } catch {
-    // The card was charged and not refunded: the books hold the charge as owed to the payer, and
-    // the charge unsettled is given back by the reconciler (lost-link-charges.ts).
+    // The card was charged and not refunded: the charge is recorded taken and owed back, which
+    // the reconciler gives back (lost-link-charges.ts).
     const failure = new AppError('CARD_LINK_FAILED');
     await db.transaction(async (tx) => {
       const now = clock.now();
-      await bookTestCharge(tx, link, false, now);
-      await endLink(tx, link, failure, now, 'unsettled');
+      await recordTaken(tx, charge, outcome, false, now);
+      await endLink(tx, charge, failure, now);
     });
     throw failure;
   }
   const now = clock.now();
   const { token } = outcome;
-  const { cardExpiryMonth, cardExpiryYear } = link;
+  const { cardExpiryMonth, cardExpiryYear } = charge;
   const failure = await db.transaction(async (tx): Promise<AppError | null> => {
-    await bookTestCharge(tx, link, true, now);
+    const completed = await recordTaken(tx, charge, outcome, true, now);
     if (token === null || cardExpiryMonth === null || cardExpiryYear === null) {
       // An issuer that will not let the card be charged again cannot link it.
       const refused = new AppError('CARD_LINKING_FAILED');
-      await endLink(tx, link, refused, now, 'settled');
+      await endLink(tx, charge, refused, now);
       return refused;
     }
-    // The charge's 'link' edge, made by the mandate's activation, which ends the charge with it.
-    const activated = await activateLink(
-      tx,
-      link.id,
-      now,
-      inLinkChargeStages(LINK_CHARGE_TRANSITIONS.link.from),
-    );
+    // Only the request that completed the charge links the card.
+    const activated = completed ? await activateLink(tx, charge.id, now) : null;
     if (!activated) {
       // Superseded by a newer attempt, or past its expiry while the network thought.
       const [row] = await tx
         .select({ expiresAt: accountLinks.expiresAt })
         .from(accountLinks)
-        .where(eq(accountLinks.id, link.id));
+        .where(eq(accountLinks.id, charge.id));
       const ended = new AppError(
         row && row.expiresAt.getTime() <= now.getTime()
           ? 'ACCOUNT_LINK_EXPIRED'
           : 'ACCOUNT_LINK_CANCELLED',
       );
-      await endLink(tx, link, ended, now, 'settled');
+      await endLink(tx, charge, ended, now);
       return ended;
     }
-    const progress = { paymentId: link.id, message: CARD_LINKING_PROGRESS_TEXT };
-    await emitCardLinking(tx, link.payerId, { event: 'card_linking_progress', ...progress });
+    const payerId = payerOf(charge);
+    const progress = { paymentId: charge.id, message: CARD_LINKING_PROGRESS_TEXT };
+    await emitCardLinking(tx, payerId, { event: 'card_linking_progress', ...progress });
     await saveCardToAccount(
       tx,
-      link.accountId,
+      activated.accountId,
       { ...outcome.card, token, expiryMonth: cardExpiryMonth, expiryYear: cardExpiryYear },
       now,
     );
-    await emitCardLinking(tx, link.payerId, { event: 'card_linking_progress', ...progress });
-    await emitCardLinking(tx, link.payerId, {
+    await emitCardLinking(tx, payerId, { event: 'card_linking_progress', ...progress });
+    await emitCardLinking(tx, payerId, {
       event: 'card_linking_success',
-      paymentId: link.id,
+      paymentId: charge.id,
       message: CARD_LINKING_SUCCESS_TEXT,
     });
     return null;
@@ -137,9 +139,9 @@ async function recordSucceeded(
     kind: 'completed',
     response: {
       success: true,
-      paymentId: link.id,
+      paymentId: charge.id,
       amount,
-      transactionReference: link.id,
+      transactionReference: charge.id,
       message: ACCOUNT_LINKED_MESSAGE,
     },
     complete: {
@@ -161,7 +163,7 @@ async function recordSucceeded(
  */
 export async function recordLinkOutcome(
   ctx: TCardLinkContext,
-  link: TChargingLink,
+  charge: TLinkCharge,
   outcome: TCardChargeOutcome,
 ): Promise<TCardChargeResult> {
   const { db, clock } = ctx;
@@ -172,27 +174,33 @@ export async function recordLinkOutcome(
     case 'pin_required': {
       const reason = outcome.kind === 'failed' ? outcome.reason : 'incorrect_pin';
       const failure = cardFailureOf(reason, 'linking');
-      await endLink(db, link, failure, clock.now(), 'settled');
+      await db.transaction(async (tx) => {
+        await recordNotTaken(tx, charge, failure, reason, clock.now());
+        await endLink(tx, charge, failure, clock.now());
+      });
       throw failure;
     }
     case 'otp_required':
     case 'three_ds_required': {
+      // Only a link still open waits for its payer: one superseded meanwhile is asked about by
+      // the reconciler, its charge left at the network.
       const waiting = await moveLinkCharge(
         db,
-        link.id,
+        charge.id,
         outcome.kind === 'otp_required' ? 'askOtp' : 'ask3ds',
         { providerReference: outcome.providerReference },
         clock.now(),
+        linkStillOpen,
       );
       if (!waiting) throw new AppError('ACCOUNT_LINK_CANCELLED');
       return waitingResult(outcome, {
-        paymentId: link.id,
-        amount: amountOf(link),
-        transactionReference: link.id,
+        paymentId: charge.id,
+        amount: charge.amount,
+        transactionReference: charge.id,
       });
     }
     case 'succeeded':
-      return recordSucceeded(ctx, link, outcome);
+      return recordSucceeded(ctx, charge, outcome);
   }
 }
 
@@ -228,49 +236,56 @@ export async function assertCardOnAccount(
 
 /**
  * A network call that threw (a fault, not an answer) ends the link: 'Failed to link card'. The
- * call may have reached the network and taken the money: the charge is left unsettled, for the
- * reconciler to ask about (lost-link-charges.ts).
+ * call may have reached the network and taken the money: the charge is left at the network, for
+ * the reconciler to ask about (lost-link-charges.ts).
  */
 export async function callNetwork(
   ctx: TCardLinkContext,
-  link: TChargingLink,
+  charge: TLinkCharge,
   call: () => Promise<TCardChargeOutcome>,
 ): Promise<TCardChargeOutcome> {
   try {
     return await call();
   } catch {
     const failure = new AppError('CARD_LINK_FAILED');
-    await endLink(ctx.db, link, failure, ctx.clock.now(), 'unsettled');
+    await endLink(ctx.db, charge, failure, ctx.clock.now());
     throw failure;
   }
 }
 
 /**
- * A card link waiting for the answer `edge` takes (the payer's OTP, the 3-D Secure check's
- * result), taken (now `charging`) in one statement, so an answer reaches the network, and the
- * network's answer the link, once. The payer's own answer (their OTP) is taken only while the
- * link lasts; a provider's word of a charge it ended (its notice, by the link's id alone) is taken
- * at any age: the link's completion refuses a link past its expiry and gives the money back.
+ * A card link's test charge waiting for its payer's answer (an OTP, a 3-D Secure check's result),
+ * taken (now `charging`) in one statement, so an answer reaches the network, and the network's
+ * answer the link, once. The payer's own answer (their OTP) is taken only while their link is
+ * open and lasts; a provider's word of a charge it ended (its notice, by the link's id alone) is
+ * taken while the link is open, at any age: the link's completion refuses a link past its expiry
+ * and gives the money back.
  */
 export function takeWaitingLink(
   ctx: TCardLinkContext,
   where: { linkId: string; payerId?: string },
-  edge: 'takeOtp' | 'takeThreeDsResult',
-): Promise<TLinkRow | null> {
+  step: 'awaiting_otp' | 'awaiting_3ds',
+): Promise<TLinkCharge | null> {
   const now = ctx.clock.now();
   const { linkId, payerId } = where;
+  const waitsThere = linkChargesIn([step]);
   return moveLinkCharge(
     ctx.db,
     linkId,
-    edge,
+    'takeAnswer',
     {},
     now,
     and(
-      payerId === undefined
-        ? undefined
-        : and(eq(accountLinks.payerId, payerId), gt(accountLinks.expiresAt, now)),
-      eq(accountLinks.route, 'card'),
-      eq(accountLinks.state, 'created'),
+      waitsThere,
+      whoseLink(
+        and(
+          payerId === undefined
+            ? undefined
+            : and(eq(accountLinks.payerId, payerId), gt(accountLinks.expiresAt, now)),
+          eq(accountLinks.route, 'card'),
+          eq(accountLinks.state, 'created'),
+        ),
+      ),
     ),
   );
 }

@@ -8,7 +8,7 @@ import {
   TEST_CARD_CHARGE_MIN_KOBO,
 } from '../../../domain/constants';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
-import { MANDATE_TRANSITIONS } from '../../../domain/schemas/mandate-transitions';
+import { namedStateOf } from '../../../domain/payment-attempts';
 import type {
   TCardChargeResponse,
   TCardCompleteResponse,
@@ -19,7 +19,13 @@ import type {
 import type { TDb } from '../../db/database';
 import { accountLinks, paymentAttempts } from '../../db/schema';
 import { addPayerAccount, findAccountAtBank } from './account-at-bank';
-import { emitProgress, isAccountLinkReference, newLinkId, openLink } from './link-lifecycle';
+import {
+  emitProgress,
+  isAccountLinkReference,
+  moveLinks,
+  newLinkId,
+  openLink,
+} from './link-lifecycle';
 import { settleLink } from './link-mandates';
 import { linkFromPayment } from './links-from-payments';
 import { holderOfAccount, type TOwnerLookups } from './account-owners';
@@ -49,7 +55,7 @@ import {
   takeWaitingLink,
 } from './card-link-outcomes';
 import { endThreeDsLink } from './card-link-notices';
-import { inLinkChargeStages, moveLinkCharges } from './link-charge-moves';
+import { linkChargesIn, openLinkCharge, readLinkCharge, whoseLink } from './link-test-attempts';
 
 /*
  * Linking a card to a payer's bank account (spec §2 card_entry, §7 card calls and card-linking
@@ -66,14 +72,19 @@ import { inLinkChargeStages, moveLinkCharges } from './link-charge-moves';
  * charge: the payment proved the card.
  */
 
-/** A card link whose charge's answer was lost with its process: charging past STALE_CHARGE_MS. */
+/**
+ * A card link's test charge whose answer was lost with its process: charging past
+ * STALE_CHARGE_MS, its link open.
+ */
 const lostWithItsProcess = (now: Date) =>
   and(
-    eq(accountLinks.route, 'card'),
-    eq(accountLinks.state, 'created'),
-    inLinkChargeStages(['charging']),
-    lt(accountLinks.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
+    linkChargesIn(['charging']),
+    whoseLink(and(eq(accountLinks.route, 'card'), eq(accountLinks.state, 'created'))),
+    lt(paymentAttempts.updatedAt, new Date(now.getTime() - STALE_CHARGE_MS)),
   );
+
+/** The test charges of the account's card links. */
+const ofAccount = (accountId: string) => whoseLink(eq(accountLinks.accountId, accountId));
 
 /**
  * The account's card links whose charge was lost with its process, which a new attempt supersedes
@@ -90,13 +101,13 @@ async function settleLostCharges(
 ): Promise<void> {
   const lost = await ctx.db
     .select()
-    .from(accountLinks)
-    .where(and(eq(accountLinks.accountId, accountId), lostWithItsProcess(now)));
-  for (const link of lost) {
-    const word = await askAboutLinkCharge(ctx, link);
+    .from(paymentAttempts)
+    .where(and(ofAccount(accountId), lostWithItsProcess(now)));
+  for (const charge of lost) {
+    const word = await askAboutLinkCharge(ctx, charge);
     if (!word || word.kind === 'pending') continue;
     try {
-      await settleLinkCharge(ctx, link, word);
+      await settleLinkCharge(ctx, charge, word);
     } catch {
       // Not given back now: superseded unsettled, the reconciler gives it back.
     }
@@ -121,19 +132,19 @@ async function stillAtTheirCheck(
   now: Date,
 ): Promise<string[]> {
   const stale = await ctx.db
-    .select({ id: accountLinks.id, chargeProvider: accountLinks.chargeProvider })
-    .from(accountLinks)
+    .select({ id: paymentAttempts.id, provider: paymentAttempts.provider })
+    .from(paymentAttempts)
     .where(
       and(
-        eq(accountLinks.accountId, accountId),
+        ofAccount(accountId),
         atThreeDsCheck,
-        lt(accountLinks.updatedAt, new Date(now.getTime() - OTP_RETRY_AFTER_MS)),
+        lt(paymentAttempts.updatedAt, new Date(now.getTime() - OTP_RETRY_AFTER_MS)),
       ),
     );
   const waiting: string[] = [];
-  for (const link of stale) {
-    const { id } = link;
-    const word = await askAboutLinkCharge(ctx, link);
+  for (const charge of stale) {
+    const { id } = charge;
+    const word = await askAboutLinkCharge(ctx, charge);
     if (word?.kind === 'pending') {
       waiting.push(id);
       continue;
@@ -160,26 +171,29 @@ async function supersedeStaleLinks(
   of: { payerId: string; accountId: string; atTheirCheck: string[] },
   now: Date,
 ): Promise<void> {
-  // The charge's 'end' edge and the mandate's cancel edge in one statement, narrowed to the card
-  // attempts below: the charge's move carries the mandate's state, since the charge's stage is
-  // what picks the links superseded.
-  const superseded = await moveLinkCharges(
+  // The mandate's cancel edge, for the card attempts whose charge is below. Their charges stay
+  // where they are, to end by the network's word (lost-link-charges.ts).
+  const stale = tx
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(
+      or(
+        and(
+          linkChargesIn(['awaiting_otp']),
+          lt(paymentAttempts.updatedAt, new Date(now.getTime() - OTP_RETRY_AFTER_MS)),
+        ),
+        and(linkChargesIn(['awaiting_3ds']), inArray(paymentAttempts.id, of.atTheirCheck)),
+        lostWithItsProcess(now),
+      ),
+    );
+  const superseded = await moveLinks(
     tx,
     and(
       eq(accountLinks.accountId, of.accountId),
       eq(accountLinks.route, 'card'),
-      eq(accountLinks.state, 'created'),
-      or(
-        and(
-          inLinkChargeStages(['awaiting_otp']),
-          lt(accountLinks.updatedAt, new Date(now.getTime() - OTP_RETRY_AFTER_MS)),
-        ),
-        and(inLinkChargeStages(['awaiting_3ds']), inArray(accountLinks.id, of.atTheirCheck)),
-        lostWithItsProcess(now),
-      ),
-    ) ?? sql`false`,
-    'end',
-    { state: MANDATE_TRANSITIONS.cancel.to },
+      inArray(accountLinks.id, stale),
+    ),
+    'cancel',
     now,
   );
   const message = ERROR_CATALOGUE.ACCOUNT_LINK_CANCELLED.message;
@@ -240,9 +254,6 @@ export async function linkCard(
     accountId,
     route: 'card',
     state: 'created',
-    // Where a test charge starts (src/domain/link-charge-lifecycle.ts): at the network.
-    chargeStage: 'charging',
-    chargeProvider: cards.provider,
     debitProvider: debitProviderOfNewLinks(ctx.providers.payments),
     // The card's test charge proves the mandate of the provider that debits the account.
     mandateSetUpBy: debitProviderOfNewLinks(ctx.providers.payments),
@@ -254,19 +265,22 @@ export async function linkCard(
   } as const;
   const atTheirCheck = await stillAtTheirCheck(ctx, accountId, now);
   await settleLostCharges(ctx, accountId, now);
-  await db.transaction(async (tx) => {
+  // The link and its test charge, an attempt of the first card provider's (link-test-attempts.ts),
+  // named there for every later call about the charge.
+  const charge = await db.transaction(async (tx) => {
     await supersedeStaleLinks(tx, { payerId, accountId, atTheirCheck }, now);
     await openLink(tx, link);
+    return openLinkCharge(tx, { link, amount: link.testAmount, provider: cards.provider, now });
   });
-  const outcome = await callNetwork(ctx, link, () =>
+  const outcome = await callNetwork(ctx, charge, () =>
     cards.chargeCard({
-      reference: link.id,
-      amount: link.testAmount,
+      reference: charge.id,
+      amount: charge.amount,
       narration: TEST_CHARGE_NARRATION,
       card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
     }),
   );
-  return (await recordLinkOutcome(ctx, link, outcome)).response;
+  return (await recordLinkOutcome(ctx, charge, outcome)).response;
 }
 
 /** Why a payer's card link cannot take an OTP now, in the catalogue's words. */
@@ -296,8 +310,11 @@ async function notWaitingForOtp(
     case 'cancelled':
       return new AppError('ACCOUNT_LINK_CANCELLED');
     case 'created':
-    case 'awaiting_authorisation':
-      return new AppError(link.chargeStage === 'charging' ? 'PAYMENT_IN_PROGRESS' : 'NO_OTP_DATA');
+    case 'awaiting_authorisation': {
+      const charge = await readLinkCharge(ctx.db, link.id);
+      const atTheNetwork = charge !== null && namedStateOf(charge) === 'charging';
+      return new AppError(atTheNetwork ? 'PAYMENT_IN_PROGRESS' : 'NO_OTP_DATA');
+    }
   }
 }
 
@@ -308,15 +325,15 @@ async function submitCardLinkOtp(
   linkId: string,
   otp: string,
 ): Promise<TCardCompleteResponse> {
-  const link = await takeWaitingLink(ctx, { payerId, linkId }, 'takeOtp');
-  if (!link) throw await notWaitingForOtp(ctx, payerId, linkId);
-  const providerReference = link.providerReference;
+  const charge = await takeWaitingLink(ctx, { payerId, linkId }, 'awaiting_otp');
+  if (!charge) throw await notWaitingForOtp(ctx, payerId, linkId);
+  const providerReference = charge.providerReference;
   if (!providerReference)
-    throw new Error(`Card link ${link.id} waits for an OTP without a reference`);
-  const outcome = await callNetwork(ctx, link, () =>
-    chargeCardsOf(ctx, link).submitCardOtp({ providerReference, otp }),
+    throw new Error(`Card link ${charge.id} waits for an OTP without a reference`);
+  const outcome = await callNetwork(ctx, charge, () =>
+    chargeCardsOf(ctx, charge).submitCardOtp({ providerReference, otp }),
   );
-  const result = await recordLinkOutcome(ctx, link, outcome);
+  const result = await recordLinkOutcome(ctx, charge, outcome);
   if (result.kind !== 'completed') throw new AppError('OTP_SUBMIT_FAILED');
   return result.complete;
 }
@@ -399,7 +416,7 @@ export async function saveCardOfPayment(
       payerId,
       accountId,
       route: 'card',
-      paymentId: paid.paymentId,
+      paymentId: request.paymentId,
       prompt: 'shouldPromptCardLinking',
       debitProvider: debitProviderOfNewLinks(ctx.providers.payments),
       now,

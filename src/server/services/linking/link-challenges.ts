@@ -1,7 +1,7 @@
 import { and, lte } from 'drizzle-orm';
 import { THREE_DS_CHALLENGE_MS } from '../../../domain/payment-attempts';
 import type { TAppContext } from '../../context';
-import { accountLinks } from '../../db/schema';
+import { paymentAttempts } from '../../db/schema';
 import { THREE_DS_ASK_AFTER_MS } from '../payments/card-payments';
 import { askAboutLinkCharge, atThreeDsCheck } from './card-link-charges';
 import { endThreeDsLink } from './card-link-notices';
@@ -12,7 +12,7 @@ import { endThreeDsLink } from './card-link-notices';
  * expireThreeDsChallenges). The network may have recorded the payer's answer while its notice
  * never reached us (a process that died between the two), and a payer may never answer: either
  * way the link would wait with the money perhaps taken. So a link waiting at its check longer
- * than THREE_DS_ASK_AFTER_MS (since its last change, when it came to the check) is asked about,
+ * than THREE_DS_ASK_AFTER_MS (since its charge's last change, when it came to the check) is asked about,
  * its charge's reference being the link's id, and ended by the answer in the notice's own path
  * (card-link-notices.ts endThreeDsLink): taken, refunded and linked, or failed with its money given
  * back; not taken, or still waiting past THREE_DS_CHALLENGE_MS, failed with THREE_DS_FAILED (a
@@ -27,18 +27,18 @@ type TLinkChallengeContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'c
 function linksToAsk(ctx: TLinkChallengeContext, now: Date) {
   return ctx.db
     .select({
-      id: accountLinks.id,
-      chargeProvider: accountLinks.chargeProvider,
-      waitingSince: accountLinks.updatedAt,
+      id: paymentAttempts.id,
+      provider: paymentAttempts.provider,
+      waitingSince: paymentAttempts.updatedAt,
     })
-    .from(accountLinks)
+    .from(paymentAttempts)
     .where(
       and(
         atThreeDsCheck,
-        lte(accountLinks.updatedAt, new Date(now.getTime() - THREE_DS_ASK_AFTER_MS)),
+        lte(paymentAttempts.updatedAt, new Date(now.getTime() - THREE_DS_ASK_AFTER_MS)),
       ),
     )
-    .orderBy(accountLinks.updatedAt);
+    .orderBy(paymentAttempts.updatedAt);
 }
 
 /**

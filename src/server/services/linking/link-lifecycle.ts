@@ -7,9 +7,7 @@ import {
 import {
   MANDATE_TRANSITIONS,
   type TMandateEdge,
-  type TMandateState,
 } from '../../../domain/schemas/mandate-transitions';
-import { LINK_CHARGE_TRANSITIONS } from '../../../domain/link-charge-lifecycle';
 import type { TAppContext } from '../../context';
 import { randomId } from '../../crypto/secret-hash';
 import type { TDb } from '../../db/database';
@@ -18,7 +16,6 @@ import { appendEvent, eventStreams } from '../../events/event-log';
 import { AppError } from '../../app-error';
 import { isUniqueViolation } from '../../db/database-errors';
 import { heldUnderPayersBvn, payersBvnHash } from './bvn-ownership';
-import { chargeStageColumn } from './link-charge-moves';
 
 /*
  * Linking a payer's bank account (spec §2 "Account-linking panel", §4, §7; docs/accounts.md):
@@ -45,18 +42,6 @@ export const isAccountLinkReference = (reference: string): boolean =>
 
 /** A new link's id: 16 random bytes, so the id alone admits whoever holds it to a paper form. */
 export const newLinkId = (): string => randomId(LINK_ID_PREFIX, 16);
-
-/**
- * The stage a mandate's move leaves a card link's test charge at: a card link's mandate moves only
- * as the link ends, and whatever its charge waited for ends with it, along the charge's 'link'
- * edge when the link becomes active, its 'end' edge otherwise (src/domain/link-charge-lifecycle.ts).
- * Set in the mandate's own statement rather than by moveLinkCharge: the move is decided by the
- * mandate's state, and moves links that made no test charge too (no stage, which no edge leaves),
- * so the charge's `from` is not its condition; a move that needs the charge at a stage says so in
- * its `also` (recordSucceeded's activation).
- */
-const chargeEndedBy = (to: TMandateState) =>
-  chargeStageColumn(LINK_CHARGE_TRANSITIONS[to === 'active' ? 'link' : 'end'].to);
 
 /** Moves a link along one edge in one statement: null when it was not in a `from` state. */
 export async function moveLink(
@@ -85,7 +70,6 @@ export async function moveLinks(
     .update(accountLinks)
     .set({
       state: to,
-      chargeStage: chargeEndedBy(to),
       updatedAt: now,
       // An active link records the BVN it was made under (docs/identity.md "The BVN").
       ...(to === 'active' ? { activatedAt: now, bvnHash: payersBvnHash } : {}),
@@ -196,7 +180,6 @@ export async function openLink(
       .update(accountLinks)
       .set({
         state: MANDATE_TRANSITIONS.expire.to,
-        chargeStage: chargeEndedBy(MANDATE_TRANSITIONS.expire.to),
         updatedAt: now,
       })
       .where(

@@ -1,19 +1,25 @@
-import { and, eq, inArray, isNotNull, isNull, lt, type SQL } from 'drizzle-orm';
-import { THREE_DS_CHALLENGE_MS } from '../../../domain/payment-attempts';
+import { and, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { OPEN_ATTEMPT_STATES, THREE_DS_CHALLENGE_MS } from '../../../domain/payment-attempts';
 import type { TAppContext } from '../../context';
-import { accountLinks } from '../../db/schema';
+import { accountLinks, paymentAttempts } from '../../db/schema';
 import { claimRows } from '../../jobs/claim-rows';
 import type { TRequeryOutcome } from '../../providers/payments';
+import { AppError } from '../../app-error';
 import { drainClaims, RECONCILE_BATCH } from '../payments/attempts/reconcile';
 import {
   askAboutLinkCharge,
   chargeCardsOf,
-  markChargeSettled,
+  recordNotTaken,
   settleLinkCharge,
-  type TChargingLink,
 } from './card-link-charges';
-import type { TLinkRow } from './link-lifecycle';
-import { inLinkChargeStages, moveLinkCharge } from './link-charge-moves';
+import {
+  linkChargesIn,
+  linkStillOpen,
+  moveLinkCharge,
+  ofLinks,
+  whoseLink,
+  type TLinkCharge,
+} from './link-test-attempts';
 
 /*
  * Card links whose test charge's money may be out with no word of it (docs/accounts.md "Linking
@@ -26,9 +32,9 @@ import { inLinkChargeStages, moveLinkCharge } from './link-charge-moves';
  *
  * 1. A link left 'charging' by a process that died while the card network had the test charge.
  *    Waiting for the payer's OTP or 3-D Secure check, it goes back to that step.
- * 2. A link that ended with its charge unsettled (account_links.charge_settled_at null): ended
- *    without asking (superseded, expired, its call to the network failed) or its refund refused
- *    (recordSucceeded in card-link-outcomes.ts, giveBackAfterEnd in card-link-notices.ts). The
+ * 2. A link that ended with its charge still open (superseded, expired, its call to the network
+ *    failed), or whose charge is owed back (its refund refused: recordSucceeded in
+ *    card-link-outcomes.ts). The
  *    network's answer is the money's last word: nothing else asks about a link that ended, and a
  *    notice may never come. Asked until the answer settles it (a network that does not answer, or a
  *    refund that fails, leaves it for the next run), so a refund refused once is given back at the
@@ -40,34 +46,34 @@ type TLostLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config
 
 type TLinkChargeAnswer = 'given_back' | 'failed' | 'pending';
 
-/** Claims card links matching `which` that nobody has touched for the reconcile age. */
-function claimLinks(ctx: TLostLinkContext, which: SQL | undefined) {
+/** Claims card links' test charges matching `which` that nobody has touched for the reconcile age. */
+function claimCharges(ctx: TLostLinkContext, which: SQL | undefined) {
   const now = ctx.clock.now();
   const due = and(
-    eq(accountLinks.route, 'card'),
+    ofLinks,
     which,
-    lt(accountLinks.updatedAt, new Date(now.getTime() - ctx.config.reconcileAfterMs)),
+    lt(paymentAttempts.updatedAt, new Date(now.getTime() - ctx.config.reconcileAfterMs)),
   );
-  return claimRows(ctx.db, accountLinks, {
+  return claimRows(ctx.db, paymentAttempts, {
     due,
-    oldestBy: accountLinks.updatedAt,
+    oldestBy: paymentAttempts.updatedAt,
     limit: RECONCILE_BATCH,
     set: { updatedAt: now },
   });
 }
 
-/** Settles one claimed link left charging from the network's record of its test charge. */
+/** Settles one claimed charge of an open link, left charging, from the network's record. */
 async function settleLostLink(
   ctx: TLostLinkContext,
-  link: TChargingLink,
+  charge: TLinkCharge,
 ): Promise<TLinkChargeAnswer> {
-  const answer = await chargeCardsOf(ctx, link).requeryCardCharge(link.id);
-  if (answer.kind !== 'pending') return settleLinkCharge(ctx, link, answer);
+  const answer = await chargeCardsOf(ctx, charge).requeryCardCharge(charge.id);
+  if (answer.kind !== 'pending') return settleLinkCharge(ctx, charge, answer);
   // A link's charge carried its PIN: only an OTP or a 3-D Secure check waits for the payer.
   if ((answer.awaiting === 'otp' || answer.awaiting === '3ds') && answer.providerReference) {
     await moveLinkCharge(
       ctx.db,
-      link.id,
+      charge.id,
       answer.awaiting === 'otp' ? 'askOtp' : 'ask3ds',
       { providerReference: answer.providerReference },
       ctx.clock.now(),
@@ -84,7 +90,7 @@ async function settleLostLink(
  * can be taken.
  */
 function mayStillBeTaken(
-  link: TLinkRow,
+  linkExpiresAt: Date,
   pending: Extract<TRequeryOutcome, { kind: 'pending' }>,
   now: Date,
 ): boolean {
@@ -92,22 +98,34 @@ function mayStillBeTaken(
     case null:
       return true;
     case '3ds':
-      return now.getTime() < link.expiresAt.getTime() + THREE_DS_CHALLENGE_MS;
+      return now.getTime() < linkExpiresAt.getTime() + THREE_DS_CHALLENGE_MS;
     case 'otp':
     case 'pin':
       return false;
   }
 }
 
-/** Settles one claimed link that ended with its charge unsettled, from the network's record. */
-async function settleEndedLink(ctx: TLostLinkContext, link: TLinkRow): Promise<TLinkChargeAnswer> {
-  const answer = await askAboutLinkCharge(ctx, link);
+/**
+ * Settles one claimed charge of a link that ended, or owed back, from the network's record: once
+ * nothing more can be taken for it, it fails with nothing taken.
+ */
+async function settleEndedLink(
+  ctx: TLostLinkContext,
+  charge: TLinkCharge,
+): Promise<TLinkChargeAnswer> {
+  const answer = await askAboutLinkCharge(ctx, charge);
   // Not answered now: asked again at a later run.
   if (!answer) return 'pending';
-  if (answer.kind !== 'pending') return settleLinkCharge(ctx, link, answer);
+  if (answer.kind !== 'pending') return settleLinkCharge(ctx, charge, answer);
   const now = ctx.clock.now();
-  if (mayStillBeTaken(link, answer, now)) return 'pending';
-  await markChargeSettled(ctx.db, link.id, now);
+  const [link] = await ctx.db
+    .select({ expiresAt: accountLinks.expiresAt })
+    .from(accountLinks)
+    .where(eq(accountLinks.id, charge.id));
+  if (link && mayStillBeTaken(link.expiresAt, answer, now)) return 'pending';
+  await ctx.db.transaction((tx) =>
+    recordNotTaken(tx, charge, new AppError('CARD_LINK_FAILED'), 'link_ended', now),
+  );
   return 'failed';
 }
 
@@ -124,25 +142,27 @@ function addCounts(
 }
 
 /**
- * Every card link left charging past the age, then every one that ended with its charge
- * unsettled, settled from the network's record.
+ * Every card link's charge left charging past the age, then every one whose link ended with it
+ * still open, or owed back, settled from the network's record.
  */
 export async function reconcileLostLinkCharges(ctx: TLostLinkContext) {
   const charging = await drainClaims(
-    () => claimLinks(ctx, and(eq(accountLinks.state, 'created'), inLinkChargeStages(['charging']))),
-    (link) => settleLostLink(ctx, link),
+    () => claimCharges(ctx, and(linkChargesIn(['charging']), linkStillOpen)),
+    (charge) => settleLostLink(ctx, charge),
   );
   const ended = await drainClaims(
     () =>
-      claimLinks(
+      claimCharges(
         ctx,
-        and(
-          inArray(accountLinks.state, ['cancelled', 'expired']),
-          isNotNull(accountLinks.testAmount),
-          isNull(accountLinks.chargeSettledAt),
+        or(
+          and(
+            linkChargesIn(OPEN_ATTEMPT_STATES),
+            whoseLink(inArray(accountLinks.state, ['cancelled', 'expired'])),
+          ),
+          eq(paymentAttempts.refund, 'owed'),
         ),
       ),
-    (link) => settleEndedLink(ctx, link),
+    (charge) => settleEndedLink(ctx, charge),
   );
   return {
     counts: addCounts(charging.counts, ended.counts),

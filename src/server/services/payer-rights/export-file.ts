@@ -95,7 +95,10 @@ async function moneyOf(db: TDb, payerId: string, consentIds: string[]) {
     .from(paymentAttempts)
     .where(eq(paymentAttempts.payerId, payerId))
     .orderBy(asc(paymentAttempts.createdAt));
-  const paymentIds = [...new Set(attempts.map((a) => a.paymentId))];
+  // A card link's test charge pays no payment: it is among the attempts, with no payment.
+  const paymentIds = [
+    ...new Set(attempts.flatMap((a) => (a.paymentId === null ? [] : [a.paymentId]))),
+  ];
   const ofPayer = consentIds.length || paymentIds.length;
   const paymentRows = ofPayer
     ? await db

@@ -83,7 +83,7 @@ export const PERSONAL_DATA_RULES: Record<string, Record<string, TColumnRule>> = 
   account_links: {
     ...all(
       'none',
-      'id account_id route state test_amount mandate_provider debit_provider mandate_set_up_by mandate_end mandate_terms charge_provider charge_stage charge_settled_at auth_tries auth_answer_lost_at expires_at created_at updated_at activated_at',
+      'id account_id route state test_amount mandate_provider debit_provider mandate_set_up_by mandate_end mandate_terms auth_tries auth_answer_lost_at expires_at created_at updated_at activated_at',
     ),
     payer_id: 'pseudonym',
     ...all('erase', 'bvn_hash card_expiry_month card_expiry_year'),
@@ -136,7 +136,7 @@ export const PERSONAL_DATA_RULES: Record<string, Record<string, TColumnRule>> = 
   payment_attempts: {
     ...all(
       MONEY,
-      'id payment_id consent_id method status stage amount provider provider_reference charge_reference card_brand card_first6 card_last4 card_saved_to card_saved_at transfer_shared_at transfer_details failure_code failure_reason debit_account_id refund refund_reference returned created_at updated_at completed_at route_note',
+      'id purpose payment_id consent_id link_id method status stage amount provider provider_reference charge_reference card_brand card_first6 card_last4 card_saved_to card_saved_at transfer_shared_at transfer_details failure_code failure_reason debit_account_id refund refund_reference returned created_at updated_at completed_at route_note',
     ),
     payer_id: 'pseudonym',
     ...all(

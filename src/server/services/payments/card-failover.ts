@@ -3,7 +3,13 @@ import type { TAppContext } from '../../context';
 import type { TDb } from '../../db/database';
 import { paymentAttempts } from '../../db/schema';
 import type { TRouteSettings } from '../../providers/routing/provider-health';
-import { attemptMove, emitPaymentEvent, moveAttempt, type TAttemptRow } from './attempts/moves';
+import {
+  attemptMove,
+  emitPaymentEvent,
+  moveAttempt,
+  paymentIdOf,
+  type TAttemptRow,
+} from './attempts/moves';
 import type { TOpeningStep } from './attempts/moves';
 import type { TCardPayable } from './payment-records';
 
@@ -114,7 +120,7 @@ export async function markUnanswered(ctx: TFailoverContext, attempt: TAttemptRow
   await ctx.db.transaction(async (tx) => {
     const moved = await moveAttempt(tx, attempt.id, 'loseAnswer', {}, ctx.clock.now());
     if (moved) {
-      await emitPaymentEvent(tx, { paymentId: attempt.paymentId, status: 'in_progress' }, moved);
+      await emitPaymentEvent(tx, { paymentId: paymentIdOf(attempt), status: 'in_progress' }, moved);
     }
   });
 }

@@ -30,6 +30,8 @@ import {
   moveAttemptTelling,
   failAttempt,
   moveAttempt,
+  ofPayments,
+  paymentIdOf,
   type TAttemptRow,
 } from './attempts/moves';
 import { attemptViewOf } from './attempt-view';
@@ -211,7 +213,7 @@ function cardAnswer(
               }),
           );
           return waitingResult(outcome, {
-            paymentId: attempt.paymentId,
+            paymentId: paymentIdOf(attempt),
             amount: attempt.amount,
             transactionReference: attempt.id,
           });
@@ -226,7 +228,7 @@ function cardAnswer(
           kind: 'completed',
           response: {
             success: true,
-            paymentId: attempt.paymentId,
+            paymentId: paymentIdOf(attempt),
             amount: attempt.amount,
             transactionReference: attempt.id,
             message: 'Payment successful',
@@ -269,7 +271,7 @@ function chargingResult(attempt: TAttemptRow, chargeToken: string | null): TCard
     response: {
       success: true,
       status: 'charging',
-      paymentId: attempt.paymentId,
+      paymentId: paymentIdOf(attempt),
       amount: attempt.amount,
       transactionReference: attempt.id,
       message: STILL_CHARGING_MESSAGE,
@@ -544,6 +546,7 @@ async function threeDsAttemptOf(
     .from(paymentAttempts)
     .where(
       and(
+        ofPayments,
         eq(paymentAttempts.providerReference, providerReference),
         eq(paymentAttempts.stage, 'awaiting_3ds'),
       ),
@@ -689,6 +692,8 @@ export async function expireThreeDsChallenges(ctx: TCardContext): Promise<number
     .from(paymentAttempts)
     .where(
       and(
+        // A card link's check is swept by its own step (linking/link-challenges.ts).
+        ofPayments,
         eq(paymentAttempts.stage, 'awaiting_3ds'),
         or(
           lte(paymentAttempts.challengeExpiresAt, now),

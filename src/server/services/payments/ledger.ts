@@ -253,11 +253,11 @@ async function booksByReference(
         AND a.method <> 'bank_transfer'
       GROUP BY a.method, m.attempt_id, a.provider
       UNION ALL
-      SELECT 'card', m.reference, l.charge_provider,
+      SELECT 'card', m.reference, a.provider,
              sum(CASE WHEN m.kind = 'test_charge_refund' THEN -m.amount ELSE m.amount END)
-      FROM moved m LEFT JOIN account_links l ON l.id = m.reference
+      FROM moved m LEFT JOIN payment_attempts a ON a.id = m.reference
       WHERE m.kind IN ('link_test_charge', 'test_charge_refund')
-      GROUP BY m.reference, l.charge_provider
+      GROUP BY m.reference, a.provider
       UNION ALL
       SELECT 'debit', try.value->>'reference', l.debit_provider, sum(m.amount)
       FROM moved m

@@ -107,8 +107,8 @@ export async function applyProviderNotice(
 }
 
 /**
- * A charge's notice: a card link's test charge by its link's completion, a payment's charge by
- * its attempt's. An attempt waiting for its 3-D Secure check ends as the reconciler's sweep ends
+ * A charge's notice, found by its attempt: a card link's test charge by its link's completion, a
+ * payment's charge by its attempt's. An attempt waiting for its 3-D Secure check ends as the reconciler's sweep ends
  * it (settleNoticedThreeDs), every other as a requery's answer is booked (settleNoticedCharge).
  */
 async function applyChargeNotice(
@@ -117,10 +117,6 @@ async function applyChargeNotice(
   from: string,
 ): Promise<TNoticeEffect> {
   const { reference, outcome } = notice;
-  if (notice.channel === 'card' && isAccountLinkReference(reference)) {
-    if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice, from);
-    return settleNoticedLinkCharge(ctx, reference, outcome);
-  }
   const [attempt] = await ctx.db
     .select()
     .from(paymentAttempts)
@@ -128,6 +124,7 @@ async function applyChargeNotice(
   const method = notice.channel === 'card' ? 'card' : 'account';
   if (attempt?.method !== method) return 'ignored';
   if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice, from);
+  if (attempt.purpose === 'link_test') return settleNoticedLinkCharge(ctx, attempt.id, outcome);
   const settled =
     attempt.stage === 'awaiting_3ds'
       ? await settleNoticedThreeDs(ctx, attempt, outcome)

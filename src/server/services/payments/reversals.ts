@@ -39,7 +39,7 @@ export async function reversalsOfConsent(db: TDb, consentId: string): Promise<TP
   const charges = await db
     .select({
       id: a.id,
-      paymentId: a.paymentId,
+      paymentId: payments.id,
       amount: a.amount,
       method: a.method,
       refund: a.refund,

@@ -27,6 +27,7 @@ import {
   moveAttempt,
   moveAttemptTelling,
   paymentEventRow,
+  paymentIdOf,
   type TAttemptRow,
 } from './attempts/moves';
 import { loadTransferPayable, type TPaymentAccess, type TTransferPayable } from './payment-records';
@@ -229,7 +230,7 @@ async function endTransferAttempt(
     if (ended && tell) {
       await emitPaymentEvent(
         tx,
-        { paymentId: ended.paymentId, status: 'failed', message: ERROR_CATALOGUE[code].message },
+        { paymentId: paymentIdOf(ended), status: 'failed', message: ERROR_CATALOGUE[code].message },
         ended,
       );
     }
@@ -260,7 +261,7 @@ async function recordReturned(
   await emitPaymentEvent(
     tx,
     {
-      paymentId: row.paymentId,
+      paymentId: paymentIdOf(row),
       status: eventStatusOf(row),
       ...(row.stepText ? { stepText: row.stepText } : {}),
       ...(row.status === 'failed' && row.failureCode

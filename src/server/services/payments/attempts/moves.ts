@@ -33,6 +33,27 @@ import { attemptViewOf } from '../attempt-view';
 
 export type TAttemptRow = typeof paymentAttempts.$inferSelect;
 
+/** A payment's attempt: its payment and consent named (ATTEMPT_PURPOSES). */
+export type TPaymentAttemptRow = TAttemptRow & { paymentId: string; consentId: string };
+
+/** Attempts of payments, not card links' test charges: what the payment's own work reads. */
+export const ofPayments = eq(paymentAttempts.purpose, 'payment');
+
+/**
+ * The attempt as a payment's: a card link's test charge handed to the payment's work is a fault
+ * of the caller, never a payment without one.
+ */
+export function asPaymentAttempt(attempt: TAttemptRow): TPaymentAttemptRow {
+  const { paymentId, consentId } = attempt;
+  if (paymentId === null || consentId === null) {
+    throw new Error(`Attempt ${attempt.id} is a ${attempt.purpose}'s, not a payment's`);
+  }
+  return { ...attempt, paymentId, consentId };
+}
+
+/** The payment a payment's attempt pays (asPaymentAttempt). */
+export const paymentIdOf = (attempt: TAttemptRow): string => asPaymentAttempt(attempt).paymentId;
+
 /**
  * A card link's test charge this long without an answer is taken for lost with its process
  * (docs/accounts.md). A payment's attempt is never given up by age: the reconciler asks the
@@ -349,24 +370,22 @@ export async function failAttempt(
       now,
     );
     if (!ended) return null;
+    const { paymentId, consentId } = asPaymentAttempt(attempt);
     await writeChangeRecords(
       jobs,
       tx,
       {
         streamEvents: [
-          paymentEventRow(
-            { paymentId: attempt.paymentId, status: 'failed', message: failure.message },
-            ended,
-          ),
+          paymentEventRow({ paymentId, status: 'failed', message: failure.message }, ended),
         ],
         merchantEvents: [
           {
             clientId: null,
-            consentId: attempt.consentId,
+            consentId,
             type: 'payment.failed',
             data: {
-              consentId: attempt.consentId,
-              paymentId: attempt.paymentId,
+              consentId,
+              paymentId,
               method: attempt.method,
               code: failure.code,
               message: failure.message,
@@ -428,7 +447,7 @@ export function cardStepEvent(
   const { stepText, ...otp } = step;
   return paymentEventRow(
     {
-      paymentId: moved.paymentId,
+      paymentId: paymentIdOf(moved),
       status: 'in_progress',
       paymentType: 'card',
       ...(stepText ? { stepText } : {}),

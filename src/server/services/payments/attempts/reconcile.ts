@@ -9,7 +9,7 @@ import {
   namedStateOf,
   type TAttemptState,
 } from '../../../../domain/payment-attempts';
-import { inAttemptStates, type TAttemptRow } from './moves';
+import { inAttemptStates, ofPayments, type TAttemptRow } from './moves';
 import { UNROUTED, unlessUnrouted } from '../unrouted-rows';
 import { giveBack, markRefundSettled, settleChipPurchase, type TGiveBack } from './settlements';
 import {
@@ -66,7 +66,8 @@ async function claim(
 ): Promise<TAttemptRow[]> {
   const now = ctx.clock.now();
   const stale = lt(paymentAttempts.updatedAt, new Date(now.getTime() - ageMs));
-  const due = and(which, stale);
+  // Card links' test charges are asked about by their own sweep (linking/lost-link-charges.ts).
+  const due = and(ofPayments, which, stale);
   return ctx.db
     .update(paymentAttempts)
     .set({ updatedAt: now })
