@@ -63,9 +63,9 @@ import { linkChargesIn, openLinkCharge, readLinkCharge, whoseLink } from './link
  * of route `card`: its test charge of ₦1.00–₦10.00 is made on the card network (OTP and 3-D Secure
  * as the card's bank asks), refunded at once, and only then is the card saved to the account and
  * the link made active. As with card payments, no transaction stays open while the network
- * thinks: the link is opened as `charging` first (one open attempt per account, by index), the
- * network is called, and its answer is recorded in a transaction of its own with the ledger and
- * the stream's events. The card's number, CVV and PIN are never kept: the account keeps the
+ * thinks: the link and its test charge (an attempt of its own, `charging`: link-test-attempts.ts)
+ * are opened first (one open link per account, by index), the network is called, and its answer
+ * is recorded in a transaction of its own with the ledger and the stream's events. The card's number, CVV and PIN are never kept: the account keeps the
  * provider's token, brand, first 6, last 4 and expiry.
  *
  * A card of a paid payment is saved to an account by POST /api/payments/save-card, with no test
