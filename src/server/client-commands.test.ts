@@ -14,18 +14,21 @@ import { openDatabase, type TDatabase } from './db/database';
 import { newOperatorToken, operatorUrl, writeOperatorFile } from './operator-file';
 import { authenticateClient } from './services/merchants/merchant-clients';
 import { PUBLIC_TEST_ADDRESS, testHostResolver } from './testing/host-resolver';
+import { builtCommand } from './testing/server-process';
 import { openTestDatabase, testConfig } from './testing/test-app';
 
 type TRun = { status: number | null; stdout: string; stderr: string };
 
-/** Runs a client command as `npm run client:<command>` does, with the given database settings. */
-function runCommand(env: { DATA_DIR: string; DATABASE_URL?: string }, ...args: string[]) {
+/**
+ * Runs a client command as `npm run client:<command>` does (its build: testing/server-process.ts),
+ * with the given database settings.
+ */
+async function runCommand(env: { DATA_DIR: string; DATABASE_URL?: string }, ...args: string[]) {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  const command = await builtCommand('client');
   return new Promise<TRun>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/client.ts', ...args], {
-      env: childEnv,
-    });
+    const child = spawn(process.execPath, [command, ...args], { env: childEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -19,6 +19,7 @@ import { openDatabase, type TDatabase } from './db/database';
 import { oneTapGrantData, payerWithPasskey, signedGrant } from './testing/identity';
 import { encryptedCard, linkByTestTransfer, sandboxCard } from './testing/payments';
 import {
+  builtCommand,
   scratchDatabase,
   startServerProcess,
   stopServerProcess,
@@ -283,7 +284,7 @@ describe('a server killed between the provider’s answer and the booking', () =
     }
 
     // What `npm run ledger:check` proves, the provider's record against the books included.
-    const check = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ledger-check.ts'], {
+    const check = spawnSync(process.execPath, [await builtCommand('ledger-check')], {
       env: { ...process.env, DATABASE_URL: scratch.url },
       encoding: 'utf8',
     });
