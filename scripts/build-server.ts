@@ -95,14 +95,25 @@ export async function pgliteTemplate(): Promise<string> {
 /**
  * Writes dist/server (or `folder`, below the repository, two levels deep as dist/server is, so
  * the bundle still finds dist/web and node_modules): main.mjs, migrations/ and the PGlite
- * template. Returns the bundle's path.
+ * template. Returns the bundle's path. `commands` adds entry points beside main.mjs, by name and
+ * path from the repository (`{ client: 'scripts/client.ts' }` writes client.mjs): the tests run
+ * the commands they start from the same build, each sharing main's chunks.
  */
-export async function buildServer(folder = 'dist/server'): Promise<string> {
+export async function buildServer(
+  folder = 'dist/server',
+  commands: Record<string, string> = {},
+): Promise<string> {
   const outdir = path.join(root, folder);
   rmSync(outdir, { recursive: true, force: true });
   const outfile = path.join(outdir, 'main.mjs');
+  const entryPoints = Object.fromEntries(
+    Object.entries({ main: 'src/server/main.ts', ...commands }).map(([name, file]) => [
+      name,
+      path.join(root, file),
+    ]),
+  );
   await build({
-    entryPoints: { main: path.join(root, 'src/server/main.ts') },
+    entryPoints,
     outdir,
     outExtension: { '.js': '.mjs' },
     // main.mjs starts tracing before it loads the server, a chunk of its own beside it (so that

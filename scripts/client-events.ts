@@ -17,7 +17,7 @@ import {
 import { ZTestEventResponse } from '../src/domain/test-events';
 import { loadConfig, type TConfig } from '../src/server/config';
 import { newSecret, webhookSignatures } from '../src/server/services/merchants/webhook-signing';
-import { operatorCall, print, runCommand, runningServer, UsageError } from './client';
+import { operatorCall, print, runCommand, runningServer, UsageError } from './operator-commands';
 
 const USAGE = {
   listen: 'npm run client:listen -- --client cli_… --forward-to http://localhost:4000/hooks',

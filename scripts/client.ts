@@ -1,10 +1,7 @@
 // `npm run client:<command>`: a merchant's API client, created and changed while the server runs
 // or not, in either database mode (docs/merchant-clients.md).
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod/mini';
-import { ZApiErrorBody } from '../src/domain/schemas/api-error';
 import {
   ZChangeOriginsRequest,
   ZChangeOriginsResponse,
@@ -20,8 +17,7 @@ import {
 import { systemClock } from '../src/server/clock';
 import { loadConfig, type TConfig } from '../src/server/config';
 import { openConfiguredDatabase } from '../src/server/db/database';
-import { readOperatorFile, type TOperatorFile } from '../src/server/operator-file';
-import { AppError } from '../src/server/app-error';
+import type { TOperatorFile } from '../src/server/operator-file';
 import { openServerSecrets } from '../src/server/crypto/server-secrets';
 import {
   changeClientOrigins,
@@ -38,6 +34,7 @@ import { operatorActor } from '../src/server/services/dashboard/audit';
 import { createInvitation } from '../src/server/services/dashboard/staff';
 import { normalisePhone } from '../src/server/services/identity/phone-codes';
 import { systemHostResolver } from '../src/server/providers/host-resolver';
+import { operatorCall, print, runCommand, runningServer, UsageError } from './operator-commands';
 
 const USAGE: Record<string, string> = {
   create:
@@ -49,8 +46,6 @@ const USAGE: Record<string, string> = {
   webhook: 'npm run client:webhook -- --client cli_… --url https://shop.example/hooks',
   'webhook-rotate-secret': 'npm run client:webhook-rotate-secret -- --client cli_… --webhook whk_…',
 };
-
-export class UsageError extends Error {}
 
 /** What each command does, by whichever way reaches the database. */
 type TClientAccess = {
@@ -80,35 +75,6 @@ function valid<T extends z.ZodMiniType>(schema: T, input: unknown): z.output<T> 
     throw new UsageError(`${issue?.path.join('.') || 'input'}: ${issue?.message}`);
   }
   return parsed.data;
-}
-
-/** The server `npm run client:*` asks: on PGlite, the one running (null when none runs). */
-export const runningServer = (config: TConfig): TOperatorFile | null =>
-  config.databaseUrl ? null : readOperatorFile(config.dataDir);
-
-/** One operator call of the running server, its answer parsed; a failure throws its message. */
-export function operatorCall(server: TOperatorFile) {
-  return async <T extends z.ZodMiniType>(
-    method: string,
-    path: string,
-    body: unknown,
-    answer: T,
-  ): Promise<z.output<T>> => {
-    const response = await fetch(new URL(path, server.url), {
-      method,
-      headers: {
-        authorization: `Bearer ${server.token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json: unknown = await response.json();
-    if (!response.ok) {
-      const failure = ZApiErrorBody.safeParse(json);
-      throw new Error(failure.success ? failure.data.error.message : `HTTP ${response.status}`);
-    }
-    return answer.parse(json);
-  };
 }
 
 /** The running server, through its operator calls. */
@@ -212,18 +178,6 @@ async function databaseAccess(config: TConfig): Promise<TClientAccess> {
   };
 }
 
-/** `key: value` lines, the values in one column. */
-export function print(result: unknown) {
-  const entries = Object.entries(result as Record<string, unknown>).filter(
-    ([k]) => k !== 'success',
-  );
-  const width = Math.max(...entries.map(([key]) => key.length)) + 2;
-  for (const [key, value] of entries) {
-    const shown = Array.isArray(value) ? value.join(' ') || '(none)' : String(value);
-    console.log(`${`${key}:`.padEnd(width)}${shown}`);
-  }
-}
-
 async function main() {
   const command = process.argv[2] ?? '';
   if (!(command in USAGE)) {
@@ -317,19 +271,4 @@ async function main() {
   }
 }
 
-/** Runs a command: a usage error exits 2, any other failure 1, each with its message. */
-export function runCommand(command: () => Promise<void>) {
-  command().catch((error: unknown) => {
-    if (error instanceof UsageError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    console.error(error instanceof AppError || error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
-
-// Run as a command, not when client-events.ts imports the helpers above.
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  runCommand(main);
-}
+runCommand(main);

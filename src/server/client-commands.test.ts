@@ -7,25 +7,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { webOriginProblem } from '../domain/web-origin';
 import { buildApp } from './app';
 import { openDatabase, type TDatabase } from './db/database';
 import { newOperatorToken, operatorUrl, writeOperatorFile } from './operator-file';
 import { authenticateClient } from './services/merchants/merchant-clients';
 import { PUBLIC_TEST_ADDRESS, testHostResolver } from './testing/host-resolver';
+import { builtCommand } from './testing/server-process';
 import { openTestDatabase, testConfig } from './testing/test-app';
 
 type TRun = { status: number | null; stdout: string; stderr: string };
 
-/** Runs a client command as `npm run client:<command>` does, with the given database settings. */
-function runCommand(env: { DATA_DIR: string; DATABASE_URL?: string }, ...args: string[]) {
+/**
+ * Runs a client command as `npm run client:<command>` does (its build: testing/server-process.ts),
+ * with the given database settings.
+ */
+async function runCommand(env: { DATA_DIR: string; DATABASE_URL?: string }, ...args: string[]) {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  const command = await builtCommand('client');
   return new Promise<TRun>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/client.ts', ...args], {
-      env: childEnv,
-    });
+    const child = spawn(process.execPath, [command, ...args], { env: childEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -55,7 +58,11 @@ describe('client commands while the server runs', () => {
     const postgres = Boolean(process.env.DATABASE_URL);
     const opened: TDatabase & { url?: string | undefined } = postgres
       ? await openTestDatabase()
-      : await openDatabase({ kind: 'pglite', dataDir: serverDir });
+      : await openDatabase({
+          kind: 'pglite',
+          dataDir: serverDir,
+          template: inject('pgliteTemplate'),
+        });
     database = opened;
     // As main.ts does: an operator token on PGlite only.
     const operatorToken = postgres ? undefined : newOperatorToken();
@@ -215,6 +222,17 @@ describe('client commands while the server runs', () => {
 
 describe('client commands with no server running (PGlite)', () => {
   const quietDir = path.join(dataDir, 'stopped');
+  // The data directory of a server that has stopped, started from the build's template as
+  // `npm start` starts one: the command finds its database made and migrated, where on a new
+  // directory it would first run initdb and every migration (5 s of CPU where it takes 1.2).
+  beforeAll(async () => {
+    const made = await openDatabase({
+      kind: 'pglite',
+      dataDir: quietDir,
+      template: inject('pgliteTemplate'),
+    });
+    await made.close();
+  }, 600_000);
 
   it('open the data directory themselves; the credentials they print authenticate', async () => {
     const result = await runCommand(

@@ -13,6 +13,7 @@ import { WEBHOOK_EVENT_TYPES, type TWebhookPayload } from '../domain/schemas/web
 import { TEST_ID_MARK } from '../domain/test-events';
 import { startNoticeReceiver, type TNoticeReceiver } from './testing/notice-receiver';
 import {
+  builtCommand,
   printedOnceReady,
   startServerProcess,
   stopServerProcess,
@@ -26,13 +27,13 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-client-events-'));
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
 delete env.DATABASE_URL;
 
-/** A client command as `npm run client:<command>` starts it. */
-const start = (script: string, args: string[]) =>
-  spawn(process.execPath, ['--import', 'tsx', script, ...args], { env });
+/** A client command as `npm run client:<command>` starts it (built: testing/server-process.ts). */
+const start = async (command: 'client' | 'client-events', args: string[]) =>
+  spawn(process.execPath, [await builtCommand(command), ...args], { env });
 
 /** Runs a command to its end. */
-function run(script: string, ...args: string[]): Promise<TRun> {
-  const child = start(script, args);
+async function run(command: 'client' | 'client-events', ...args: string[]): Promise<TRun> {
+  const child = await start(command, args);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -46,7 +47,7 @@ const field = (output: string, key: string) =>
   new RegExp(`^${key}:\\s+(.*)$`, 'm').exec(output)?.[1]?.trim() ?? '';
 
 async function trigger(clientId: string, type: string): Promise<string> {
-  const fired = await run('scripts/client-events.ts', 'trigger', type, '--client', clientId);
+  const fired = await run('client-events', 'trigger', type, '--client', clientId);
   expect(fired.stderr).toContain('(through the running server');
   expect(fired.status).toBe(0);
   const id = field(fired.stdout, 'id');
@@ -71,13 +72,13 @@ afterAll(async () => {
 
 describe('client:listen and client:trigger against a running server', () => {
   it('forwards each event created since it started, once, in order, signed with the secret it printed, and stops on Ctrl-C', async () => {
-    const created = await run('scripts/client.ts', 'create', '--name', 'Tola Stores');
+    const created = await run('client', 'create', '--name', 'Tola Stores');
     expect(created.status).toBe(0);
     const clientId = field(created.stdout, 'clientId');
     // Before listen starts: not forwarded.
     const earlier = await trigger(clientId, 'consent.granted');
 
-    listener = start('scripts/client-events.ts', [
+    listener = await start('client-events', [
       'listen',
       '--client',
       clientId,
@@ -144,22 +145,16 @@ describe('client:listen and client:trigger against a running server', () => {
   }, 600_000);
 
   it('refuses a type that is not one, naming the types, and a trigger or listen without its options', async () => {
-    const unknown = await run(
-      'scripts/client-events.ts',
-      'trigger',
-      'payment.done',
-      '--client',
-      'cli_x',
-    );
+    const unknown = await run('client-events', 'trigger', 'payment.done', '--client', 'cli_x');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain(`Types: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
-    const noClient = await run('scripts/client-events.ts', 'trigger', 'payment.completed');
+    const noClient = await run('client-events', 'trigger', 'payment.completed');
     expect(noClient.status).toBe(2);
     expect(noClient.stderr).toContain(
       'Usage: npm run client:trigger -- <type> --client cli_… (--client is required)',
     );
     const ftp = await run(
-      'scripts/client-events.ts',
+      'client-events',
       'listen',
       '--client',
       'cli_x',

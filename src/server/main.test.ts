@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildServer } from '../../scripts/build-server';
 import { buildApp } from './app';
 import {
   freePort,
   printedOnceReady,
   SERVER_START_LIMIT_MS,
+  serverBuild,
   stopServerProcess,
 } from './testing/server-process';
 import { openTestDatabase, testConfig } from './testing/test-app';
@@ -25,8 +25,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
 const freshDataDir = mkdtempSync(path.join(tmpdir(), 'consent-main-'));
 let bundle = '';
 beforeAll(async () => {
-  // A bundle of its own: the browser tests may be running the build's dist/server beside these.
-  bundle = await buildServer('dist/server-under-test');
+  // A build of the worker's own: the browser tests may be running the build's dist/server beside
+  // these.
+  bundle = await serverBuild();
 });
 afterAll(() => {
   for (const dir of [dataDir, freshDataDir]) rmSync(dir, { recursive: true, force: true });

@@ -1,11 +1,11 @@
 // The outbox survives a crash between commit and send (docs/jobs.md "Crash tests"), on the
-// embedded default: a payer is made on a server that sends; then a real server process
-// (`src/server/main.ts`) on PGlite in the same DATA_DIR that commits and never sends
-// (JOBS_WORK=off) registers a webhook, grants a consent whose future payment falls due (its SMS
-// receipt too), adds a passkey the payer must hear of, and is asked a sign-up code; it is killed
-// (SIGKILL) before anything goes out. Another server on the same DATA_DIR sends each once: the
-// webhook with its one event id, each SMS once (and the code signs its number up), the payment
-// collected once. (On PostgreSQL: crash-outbox.postgres.test.ts.)
+// embedded default: a payer is made on a server that sends; then a real server process (the
+// build of `src/server/main.ts`, as `npm start` runs it) on PGlite in the same DATA_DIR that
+// commits and never sends (JOBS_WORK=off) registers a webhook, grants a consent whose future
+// payment falls due (its SMS receipt too), adds a passkey the payer must hear of, and is asked a
+// sign-up code; it is killed (SIGKILL) before anything goes out. Another server on the same
+// DATA_DIR sends each once: the webhook with its one event id, each SMS once (and the code signs
+// its number up), the payment collected once. (On PostgreSQL: crash-outbox.postgres.test.ts.)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { crashBetweenCommitAndSend, webhookReceiver } from '../testing/crash-out
 import {
   freePort,
   printedOnceReady,
+  serverBuild,
   stopServerProcess,
   type TServerProcess,
 } from '../testing/server-process';
@@ -40,22 +41,18 @@ afterAll(async () => {
 async function start(port: number, env: Record<string, string>): Promise<TServerProcess> {
   const base = `http://localhost:${port}`;
   const { DATABASE_URL: _none, ...inherited } = process.env;
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--import', './scripts/style-imports.ts', 'src/server/main.ts'],
-    {
-      env: {
-        ...inherited,
-        PORT: String(port),
-        PUBLIC_URL: base,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        WEBHOOKS_ALLOW_PRIVATE: 'on',
-        COLLECTION_INTERVAL_MS: '1000',
-        ...env,
-      },
+  const child = spawn(process.execPath, [await serverBuild()], {
+    env: {
+      ...inherited,
+      PORT: String(port),
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WEBHOOKS_ALLOW_PRIVATE: 'on',
+      COLLECTION_INTERVAL_MS: '1000',
+      ...env,
     },
-  );
+  });
   const lines = await printedOnceReady(child, (output) => output.includes('Sign in: '));
   const server = { child, base, lines };
   servers.push(server);
