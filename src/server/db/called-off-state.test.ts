@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLED_OFF_REASON } from '../../domain/payment-attempts';
 import { paymentAttempts } from './schema';
 import { consentWithPayment } from '../testing/payments';
-import { migrationStatements } from '../testing/migrations';
+import { backfillOf } from '../testing/old-links';
 import { startTestApp } from '../testing/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 /** The migration's UPDATE statements, its comments left out. */
-const moves = migrationStatements('0075_called_off_state.sql', ['UPDATE']);
+const moves = backfillOf('0075_called_off_state.sql');
 
 describe('migration 0075 on attempts ended before the called-off state was kept', () => {
   it('moves a called-off chip attempt to its state, and no other', async () => {

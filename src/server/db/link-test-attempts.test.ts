@@ -5,24 +5,25 @@
 // the table holds a link's charge to its link and a payment's attempt to its payment.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountLinks, payerAccounts, paymentAttempts } from './schema';
+import { accountLinks, paymentAttempts } from './schema';
 import { newLinkId } from '../services/linking/link-lifecycle';
 import { book, ledgerAccount } from '../services/payments/ledger';
 import { signUp, testPhone } from '../testing/identity';
 import { consentWithPayment } from '../testing/payments';
-import { migrationStatements } from '../testing/migrations';
-import { startTestApp } from '../testing/test-app';
+import { backfillOf, oldLink } from '../testing/old-links';
+import { startTestApp, testClock } from '../testing/test-app';
 
+const clock = testClock(new Date());
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
-  ctx = await startTestApp({ webhookDelivery: 'manual' });
+  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
 });
 afterAll(async () => {
   await ctx.close();
 });
 
 /** The migration's statements that move data (INSERT, UPDATE), its comments left out. */
-const moves = migrationStatements('0076_link_test_attempts.sql', ['INSERT', 'UPDATE']);
+const moves = backfillOf('0076_link_test_attempts.sql', ['INSERT', 'UPDATE']);
 
 type TOldCharge = {
   state: 'created' | 'active' | 'cancelled';
@@ -41,23 +42,9 @@ describe('migration 0076 on card links made before their test charge was an atte
         ADD COLUMN "charge_provider" text, ADD COLUMN "charge_settled_at" timestamp with time zone`),
     );
     const { user } = await signUp(ctx.app, testPhone(), 'Chiamaka Eze');
-    const now = new Date();
+    const now = clock.now();
     const link = async (old: TOldCharge) => {
-      const id = newLinkId();
-      const accountId = `pa_${id}`;
-      await db.insert(payerAccounts).values({
-        id: accountId,
-        payerId: user.userId,
-        institutionCode: '058',
-        accountNumber: String(Math.floor(Math.random() * 1e10)).padStart(10, '0'),
-        accountName: 'CHIAMAKA EZE',
-        bankName: 'Guaranty Trust Bank',
-        createdAt: now,
-      });
-      await db.insert(accountLinks).values({
-        id,
-        payerId: user.userId,
-        accountId,
+      const { id } = await oldLink({ database: ctx.database, clock }, user.userId, {
         route: 'card',
         state: old.state,
         testAmount: 512,
@@ -65,8 +52,7 @@ describe('migration 0076 on card links made before their test charge was an atte
         cardExpiryMonth: 12,
         cardExpiryYear: 2030,
         expiresAt: new Date(now.getTime() + 60_000),
-        createdAt: now,
-        updatedAt: now,
+        activatedAt: old.state === 'active' ? now : null,
       });
       await db.execute(sql`UPDATE "account_links" SET "charge_stage" = ${old.stage},
         "charge_provider" = 'paystack',

@@ -10,11 +10,21 @@ import { newLinkId } from '../services/linking/link-lifecycle';
  * that fill it, run again on them by the test of that migration.
  */
 
-/** The statements of migration `file` that fill its column (its UPDATEs), as the file has them. */
-export const backfillOf = (file: string): string[] =>
+/**
+ * The statements of migration `file` that move its data: those starting with one of `kinds` (its
+ * UPDATEs unless told), its comment lines left out.
+ */
+export const backfillOf = (file: string, kinds: readonly string[] = ['UPDATE']): string[] =>
   readFileSync(fileURLToPath(new URL(`../db/migrations/${file}`, import.meta.url)), 'utf8')
     .split('--> statement-breakpoint')
-    .filter((statement) => statement.trim().startsWith('UPDATE'));
+    .map((statement) =>
+      statement
+        .split('\n')
+        .filter((line) => !line.startsWith('--'))
+        .join('\n')
+        .trim(),
+    )
+    .filter((statement) => kinds.some((kind) => statement.startsWith(kind)));
 
 /** A payer's account and its link as `link` has it (else an active link by test transfer). */
 export async function oldLink(

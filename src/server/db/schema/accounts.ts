@@ -92,8 +92,8 @@ export const accountLinks = pgTable(
     remitaTransRef: text('remita_trans_ref').unique(),
     requestId: text('request_id'),
     /**
-     * The card network's reference for the test charge (route card), or the provider's for the
-     * mandate the payer approves at their bank's page (route bank_page).
+     * The provider's reference for the mandate the payer approves at their bank's page (route
+     * bank_page). A card link's test charge keeps the network's on its attempt (migration 0076).
      */
     providerReference: text('provider_reference').unique(),
     /**
