@@ -25,6 +25,7 @@ import { obfuscateCard } from '../../../domain/card-number';
 import { AppError } from '../../app-error';
 import { cardFailureOf, type TCardChargeResult, waitingResult } from '../payments/card-payments';
 import { usable } from '../../providers/off';
+import { recordAnswer, type TAttemptAnswer, type TAttemptOwner } from '../payments/attempts/runner';
 import {
   type TCardLinkContext,
   TEST_CHARGE_NARRATION,
@@ -158,50 +159,74 @@ async function recordSucceeded(
 }
 
 /**
- * Records what the network answered for a link's charging test charge: linked, waiting for an
- * OTP or a 3-D Secure check, or failed (thrown as the catalogue's error, the stream told).
+ * What the network answered for a link's test charge, as the attempt runner records it
+ * (attempts/runner.ts): linked (recordSucceeded), waiting for an OTP or a 3-D Secure check, or
+ * refused (linkFails: the charge failed and the link ended, thrown as the catalogue's error).
  */
-export async function recordLinkOutcome(
+export function linkAnswer(
   ctx: TCardLinkContext,
   charge: TLinkCharge,
   outcome: TCardChargeOutcome,
-): Promise<TCardChargeResult> {
-  const { db, clock } = ctx;
+): TAttemptAnswer<TCardChargeResult> {
   switch (outcome.kind) {
     // A link's charge carries the PIN its form asked with the card: an issuer asking for it
     // again did not take it ('pin_required' ends the link as a wrong PIN).
     case 'failed':
     case 'pin_required': {
       const reason = outcome.kind === 'failed' ? outcome.reason : 'incorrect_pin';
-      const failure = cardFailureOf(reason, 'linking');
-      await db.transaction(async (tx) => {
-        await recordNotTaken(tx, charge, failure, reason, clock.now());
-        await endLink(tx, charge, failure, clock.now());
-      });
-      throw failure;
+      return { kind: 'fail', failure: cardFailureOf(reason, 'linking'), reason };
     }
     case 'otp_required':
-    case 'three_ds_required': {
-      // Only a link still open waits for its payer: one superseded meanwhile is asked about by
-      // the reconciler, its charge left at the network.
-      const waiting = await moveLinkCharge(
-        db,
-        charge.id,
-        outcome.kind === 'otp_required' ? 'askOtp' : 'ask3ds',
-        { providerReference: outcome.providerReference },
-        clock.now(),
-        linkStillOpen,
-      );
-      if (!waiting) throw new AppError('ACCOUNT_LINK_CANCELLED');
-      return waitingResult(outcome, {
-        paymentId: charge.id,
-        amount: charge.amount,
-        transactionReference: charge.id,
-      });
-    }
+    case 'three_ds_required':
+      return {
+        kind: 'wait',
+        record: async () => {
+          // Only a link still open waits for its payer: one superseded meanwhile is asked about
+          // by the reconciler, its charge left at the network.
+          const waiting = await moveLinkCharge(
+            ctx.db,
+            charge.id,
+            outcome.kind === 'otp_required' ? 'askOtp' : 'ask3ds',
+            { providerReference: outcome.providerReference },
+            ctx.clock.now(),
+            linkStillOpen,
+          );
+          if (!waiting) throw new AppError('ACCOUNT_LINK_CANCELLED');
+          return waitingResult(outcome, {
+            paymentId: charge.id,
+            amount: charge.amount,
+            transactionReference: charge.id,
+          });
+        },
+      };
     case 'succeeded':
-      return recordSucceeded(ctx, charge, outcome);
+      return { kind: 'complete', record: () => recordSucceeded(ctx, charge, outcome) };
   }
+}
+
+/**
+ * A link's test charge the network refused (or never took): failed, owing nothing back, and its
+ * link ended with the failure, its stream told, in one transaction.
+ */
+export const linkFails =
+  (ctx: TCardLinkContext): TAttemptOwner['fail'] =>
+  (charge, { failure, reason }) =>
+    ctx.db.transaction(async (tx) => {
+      await recordNotTaken(tx, charge, failure, reason, ctx.clock.now());
+      await endLink(tx, charge, failure, ctx.clock.now());
+    });
+
+/**
+ * Records what the network answered for a link's charging test charge (linkAnswer): linked,
+ * waiting for an OTP or a 3-D Secure check, or failed (thrown as the catalogue's error, the
+ * stream told).
+ */
+export function recordLinkOutcome(
+  ctx: TCardLinkContext,
+  charge: TLinkCharge,
+  outcome: TCardChargeOutcome,
+): Promise<TCardChargeResult> {
+  return recordAnswer(ctx, charge, linkAnswer(ctx, charge, outcome), linkFails(ctx));
 }
 
 /**

@@ -32,11 +32,18 @@ import { holderOfAccount, type TOwnerLookups } from './account-owners';
 import { assertAccountUnderPayersBvn } from './bvn-ownership';
 import { AppError } from '../../app-error';
 import { decryptCard } from '../payments/card-encryption-keys';
-import { expiryColumnsOf, STALE_CHARGE_MS, submitCardOtp } from '../payments/card-payments';
+import {
+  expiryColumnsOf,
+  STALE_CHARGE_MS,
+  submitCardOtp,
+  type TCardChargeResult,
+} from '../payments/card-payments';
 import { debitProviderOfNewLinks } from '../payments/mandate-debits';
 import { ownedByPage } from '../payments/charge-owners';
 import type { TPaymentAccess } from '../payments/payment-records';
 import { usable } from '../../providers/off';
+import type { TCardChargeOutcome } from '../../providers/payments';
+import { runAttempt } from '../payments/attempts/runner';
 import {
   type TCardLinkContext,
   TEST_CHARGE_NARRATION,
@@ -52,6 +59,8 @@ import {
   recordLinkOutcome,
   assertCardOnAccount,
   callNetwork,
+  linkAnswer,
+  linkFails,
   takeWaitingLink,
 } from './card-link-outcomes';
 import { endThreeDsLink } from './card-link-notices';
@@ -266,21 +275,35 @@ export async function linkCard(
   const atTheirCheck = await stillAtTheirCheck(ctx, accountId, now);
   await settleLostCharges(ctx, accountId, now);
   // The link and its test charge, an attempt of the first card provider's (link-test-attempts.ts),
-  // named there for every later call about the charge.
-  const charge = await db.transaction(async (tx) => {
-    await supersedeStaleLinks(tx, { payerId, accountId, atTheirCheck }, now);
-    await openLink(tx, link);
-    return openLinkCharge(tx, { link, amount: link.testAmount, provider: cards.provider, now });
+  // named there for every later call about the charge, run as every attempt is (attempts/runner.ts).
+  const run = runAttempt<TCardChargeOutcome, TCardChargeResult>(ctx, {
+    open: {
+      open: () =>
+        db.transaction(async (tx) => {
+          await supersedeStaleLinks(tx, { payerId, accountId, atTheirCheck }, now);
+          await openLink(tx, link);
+          return openLinkCharge(tx, {
+            link,
+            amount: link.testAmount,
+            provider: cards.provider,
+            now,
+          });
+        }),
+      fail: linkFails(ctx),
+    },
+    call: (charge) =>
+      callNetwork(ctx, charge, () =>
+        cards.chargeCard({
+          reference: charge.id,
+          amount: charge.amount,
+          narration: TEST_CHARGE_NARRATION,
+          card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
+        }),
+      ),
+    noAnswer: 'CARD_LINK_FAILED',
+    answer: async (charge, outcome) => linkAnswer(ctx, charge, outcome),
   });
-  const outcome = await callNetwork(ctx, charge, () =>
-    cards.chargeCard({
-      reference: charge.id,
-      amount: charge.amount,
-      narration: TEST_CHARGE_NARRATION,
-      card: { number: card.number, expiry: card.expiry, cvv: card.cvv, pin: card.pin },
-    }),
-  );
-  return (await recordLinkOutcome(ctx, charge, outcome)).response;
+  return (await run).response;
 }
 
 /** Why a payer's card link cannot take an OTP now, in the catalogue's words. */

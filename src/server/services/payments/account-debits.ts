@@ -4,7 +4,7 @@ import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
 import type { TAccountDebitOutcome } from '../../providers/payments';
 import { AppError } from '../../app-error';
-import { runAttempt } from './attempts/runner';
+import { paidWith, runAttempt } from './attempts/runner';
 import { loadPayable } from './payment-records';
 import { settleDebit } from './attempts/settlements';
 import { debitableUnderBvn } from '../linking/bvn-ownership';
@@ -122,10 +122,9 @@ export async function debitImmediatePayment(
                 : {},
               result: { debited: false, reason: outcome.reason },
             }
-          : {
-              kind: 'complete',
-              settle: () => settleDebit(ctx, attempt, linked.account, outcome.providerReference),
-              result: () => ({ debited: true }),
-            },
+          : paidWith(
+              () => settleDebit(ctx, attempt, linked.account, outcome.providerReference),
+              () => ({ debited: true }),
+            ),
   });
 }

@@ -21,7 +21,7 @@ import { AppError } from '../../app-error';
 import { decryptCard } from './card-encryption-keys';
 import { cardKeyOf, claimCardTry, releaseCardTry, type TCardChargeLimits } from './card-tries';
 import { chargeOwnedBy, newChargeToken } from './charge-owners';
-import { recordAnswer, runAttempt, type TAttemptAnswer } from './attempts/runner';
+import { paidWith, recordAnswer, runAttempt, type TAttemptAnswer } from './attempts/runner';
 import { newCardSteps } from './card-openings';
 import {
   attemptMove,
@@ -221,10 +221,9 @@ function cardAnswer(
       };
     case 'succeeded': {
       const obfuscatedCard = obfuscateCard(outcome.card);
-      return {
-        kind: 'complete',
-        settle: () => settleCardCharge(ctx, attempt, outcome),
-        result: () => ({
+      return paidWith(
+        () => settleCardCharge(ctx, attempt, outcome),
+        () => ({
           kind: 'completed',
           response: {
             success: true,
@@ -244,7 +243,7 @@ function cardAnswer(
             narration,
           },
         }),
-      };
+      );
     }
   }
 }

@@ -28,7 +28,7 @@ import type {
 import { AppError } from '../../app-error';
 import { obfuscateCard } from '../../../domain/card-number';
 import { BANK_CALL_RETRY_WAIT_MS, runIdempotentCall, type TStoredAnswer } from '../idempotency';
-import { runAttempt } from './attempts/runner';
+import { paidWith, runAttempt } from './attempts/runner';
 import { insertWhere } from '../../db/insert-where';
 import { newChargeToken } from './charge-owners';
 import { loadPayable, type TPaymentAccess } from './payment-records';
@@ -227,10 +227,9 @@ async function purchase(
             note: () =>
               recordAcquirerAnswer(db, attempt, { ...outcome, authCode: null }, clock.now()),
           }
-        : {
-            kind: 'complete',
-            settle: () => settleChipPurchase(ctx, attempt, outcome),
-            result: () => ({
+        : paidWith(
+            () => settleChipPurchase(ctx, attempt, outcome),
+            () => ({
               status: true,
               data: {
                 responseCode: '00',
@@ -244,7 +243,7 @@ async function purchase(
               message: TERMINAL_APPROVED_MESSAGE,
               ...(owner ? { chargeToken: owner.token } : {}),
             }),
-          },
+          ),
   });
 }
 

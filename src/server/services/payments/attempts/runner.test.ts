@@ -15,10 +15,12 @@ import { useTestApp, testClock } from '../../../testing/test-app';
 import { AppError } from '../../../app-error';
 import {
   openAttempt,
+  paidWith,
   recordAnswer,
   runAttempt,
   type TAttemptAdapter,
   type TAttemptAnswer,
+  type TAttemptOpening,
 } from './runner';
 import { attemptMove, cardStepEvent, moveAttemptTelling, type TAttemptRow } from './moves';
 import { attemptViewOf } from '../attempt-view';
@@ -48,7 +50,10 @@ function chargeSandboxCard(attempt: TAttemptRow): Promise<TCardChargeOutcome> {
 async function adapterFor(
   call: (attempt: TAttemptRow) => Promise<TCardChargeOutcome>,
   answer: (attempt: TAttemptRow, outcome: TCardChargeOutcome) => TAttemptAnswer<TResult>,
-): Promise<{ paymentId: string; adapter: TAttemptAdapter<TCardChargeOutcome, TResult> }> {
+): Promise<{
+  paymentId: string;
+  adapter: TAttemptAdapter<TCardChargeOutcome, TResult> & { open: TAttemptOpening };
+}> {
   const { paymentId, consentId } = await consentWithPayment(ctx.app, ctx.database);
   const payable = await loadPayable(ctx.context.db, paymentId, { consentId }, clock.now());
   return {
@@ -139,6 +144,39 @@ describe('runAttempt', () => {
     expect(await ledgerKinds(ctx.database, paymentId)).toEqual([]);
   });
 
+  it("an owner's attempt opens and ends as its owner says, not as a payment's", async () => {
+    const { paymentId, adapter } = await adapterFor(
+      async () => ({ kind: 'failed', providerReference: null, card: null, reason: 'declined' }),
+      () => ({ kind: 'fail', failure: new AppError('CARD_LINKING_FAILED'), reason: 'declined' }),
+    );
+    const opened: TAttemptRow[] = [];
+    const fail = vi.fn(async () => {});
+    const owned: TAttemptAdapter<TCardChargeOutcome, TResult> = {
+      ...adapter,
+      open: {
+        open: async () => {
+          const attempt = await openAttempt(ctx.context, adapter.open);
+          opened.push(attempt);
+          return attempt;
+        },
+        fail,
+      },
+    };
+    await expect(runAttempt(ctx.context, owned)).rejects.toMatchObject({
+      code: 'CARD_LINKING_FAILED',
+    });
+    expect(opened).toHaveLength(1);
+    expect(fail).toHaveBeenCalledExactlyOnceWith(
+      opened[0],
+      expect.objectContaining({ failure: expect.any(AppError), reason: 'declined' }),
+    );
+    // The payment's own failure (its event, its webhook) is not written for it.
+    const [attempt] = await attemptsOf(paymentId);
+    expect(attempt).toMatchObject({ status: 'in_progress', stage: 'charging' });
+    const events = await paymentEvents(ctx.database, paymentId);
+    expect(events.map((e) => e.status)).toEqual(['in_progress']);
+  });
+
   it('a failure with a result answers it instead of throwing', async () => {
     const { paymentId, adapter } = await adapterFor(
       async () => ({ kind: 'failed', providerReference: null, card: null, reason: 'declined' }),
@@ -158,11 +196,10 @@ describe('runAttempt', () => {
     let settled: TAttemptAnswer<TResult> | undefined;
     const { paymentId, adapter } = await adapterFor(chargeSandboxCard, (attempt, outcome) => {
       if (outcome.kind !== 'succeeded') throw new Error(`charged: ${outcome.kind}`);
-      settled = {
-        kind: 'complete',
-        settle: () => settleCardCharge(ctx.context, attempt, outcome),
-        result: (payment) => ({ ended: payment.status }),
-      };
+      settled = paidWith(
+        () => settleCardCharge(ctx.context, attempt, outcome),
+        (payment) => ({ ended: payment.status }),
+      );
       return settled;
     });
     expect(await runAttempt(ctx.context, adapter)).toEqual({ ended: 'executed' });
@@ -253,11 +290,10 @@ describe('openAttempt: the opening is one statement', () => {
   it('writes nothing, its parts neither, on a payment paid since it was read', async () => {
     const { paymentId, adapter } = await adapterFor(chargeSandboxCard, (attempt, outcome) => {
       if (outcome.kind !== 'succeeded') throw new Error(`charged: ${outcome.kind}`);
-      return {
-        kind: 'complete',
-        settle: () => settleCardCharge(ctx.context, attempt, outcome),
-        result: (payment) => ({ ended: payment.status }),
-      };
+      return paidWith(
+        () => settleCardCharge(ctx.context, attempt, outcome),
+        (payment) => ({ ended: payment.status }),
+      );
     });
     expect(await runAttempt(ctx.context, adapter)).toEqual({ ended: 'executed' });
     // A second way of paying that read the payment unpaid, before the first paid it.

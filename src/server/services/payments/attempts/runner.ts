@@ -28,7 +28,9 @@ import type { TPayable } from '../payment-records';
  * its own, failed with its event, or waiting for the payer. A call that threw leaves the attempt
  * 'charging': whether money moved is not known, so the reconciler asks the provider about its
  * reference (reconcile.ts). A way of paying is an adapter: what its attempt records, how its
- * provider is called, and what its answers mean.
+ * provider is called, and what its answers mean. An attempt made for something other than a
+ * payment (a card link's test charge, purpose 'link_test') runs the same way, its owner opening
+ * it and ending it when refused (TAttemptOwner).
  */
 
 type TRunContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config' | 'jobs'>;
@@ -55,33 +57,67 @@ export type TAttemptOpening = {
   conflicts?: Record<string, TErrorCode>;
 };
 
+/**
+ * What an attempt is made for when it is not a payment (a card link's test charge): the owner
+ * opens the attempt (as 'charging', with whatever it belongs to) and ends it when its provider
+ * refuses, in its own words and events. A payment's attempt opens by its TAttemptOpening and
+ * fails with its payment's event and webhook (failAttempt).
+ */
+export type TAttemptOwner = {
+  open: () => Promise<TAttemptRow>;
+  fail: (attempt: TAttemptRow, refusal: TAttemptRefusal) => Promise<void>;
+};
+
+/** A provider's refusal of an attempt, as its adapter reads it. */
+export type TAttemptRefusal = {
+  failure: AppError;
+  reason: string;
+  /** Set on the attempt by the move that ends it. */
+  change?: TAttemptChange;
+};
+
 /** What a provider's answer means for the attempt, as an adapter reads it. */
 export type TAttemptAnswer<TResult> =
-  /** The money moved: booked once (settlements.ts), then the caller's answer. */
-  | {
-      kind: 'complete';
-      settle: () => Promise<TCompletion>;
-      result: (payment: TPaymentRow) => TResult;
-    }
   /**
-   * Refused: the attempt ends failed with the catalogue's error and its event; thrown, unless
-   * `result` answers the caller instead.
+   * The money moved: recorded once by `record` (a payment's booked by settlements.ts: paidWith),
+   * which answers the caller.
    */
-  | {
+  | { kind: 'complete'; record: () => Promise<TResult> }
+  /**
+   * Refused: the attempt ends failed with the catalogue's error and its event (its owner's, for
+   * an attempt that is not a payment's); thrown, unless `result` answers the caller instead.
+   */
+  | (TAttemptRefusal & {
       kind: 'fail';
-      failure: AppError;
-      reason: string;
-      /** Set on the attempt by the move that ends it. */
-      change?: TAttemptChange;
       /** Kept before the attempt ends (e.g. the acquirer's codes on its purchase). */
       note?: () => Promise<void>;
       result?: TResult;
-    }
+    })
   /** Waiting for the payer (an OTP, a 3-D Secure check): the adapter records the wait. */
   | { kind: 'wait'; record: () => Promise<TResult> };
 
+/**
+ * The money moved for a payment: booked once by `settle` (settlements.ts), then the caller's
+ * answer. Paid meanwhile by another way, this charge was booked back out and is given back: 409
+ * PAYMENT_ALREADY_MADE.
+ */
+export function paidWith<TResult>(
+  settle: () => Promise<TCompletion>,
+  result: (payment: TPaymentRow) => TResult,
+): TAttemptAnswer<TResult> {
+  return {
+    kind: 'complete',
+    record: async () => {
+      const completion = await settle();
+      if (!paidThePayment(completion)) throw new AppError('PAYMENT_ALREADY_MADE');
+      return result(completion.payment);
+    },
+  };
+}
+
 export type TAttemptAdapter<TOutcome, TResult> = {
-  open: TAttemptOpening;
+  /** A payment's opening, or the owner of an attempt that is not a payment's. */
+  open: TAttemptOpening | TAttemptOwner;
   /** The provider's call for the opened attempt (its id is the provider's reference). */
   call: (attempt: TAttemptRow) => Promise<TOutcome>;
   /**
@@ -205,39 +241,42 @@ export async function recordAnswer<TResult>(
   ctx: Pick<TAppContext, 'db' | 'clock' | 'jobs'>,
   attempt: TAttemptRow,
   answer: TAttemptAnswer<TResult>,
+  /** How a refusal ends the attempt: its owner's, where it is not a payment's. */
+  fail: TAttemptOwner['fail'] = paymentFails(ctx),
 ): Promise<TResult> {
   switch (answer.kind) {
-    case 'complete': {
-      const completion = await answer.settle();
-      // Paid meanwhile by another way: this charge was booked back out and is given back.
-      if (!paidThePayment(completion)) throw new AppError('PAYMENT_ALREADY_MADE');
-      return answer.result(completion.payment);
-    }
+    case 'complete':
+    case 'wait':
+      return answer.record();
     case 'fail': {
       await answer.note?.();
-      await failAttempt(
-        ctx,
-        attempt,
-        answer.failure,
-        answer.reason,
-        ctx.clock.now(),
-        'fail',
-        answer.change,
-      );
+      await fail(attempt, answer);
       if (answer.result === undefined) throw answer.failure;
       return answer.result;
     }
-    case 'wait':
-      return answer.record();
   }
 }
 
-/** One attempt of a payment run by its adapter: opened, called, and its answer recorded. */
+/** A payment's attempt refused: failed with its payment's event and webhook (failAttempt). */
+const paymentFails =
+  (ctx: Pick<TAppContext, 'db' | 'clock' | 'jobs'>): TAttemptOwner['fail'] =>
+  async (attempt, { failure, reason, change }) => {
+    await failAttempt(ctx, attempt, failure, reason, ctx.clock.now(), 'fail', change);
+  };
+
+/** The owner of an adapter's attempts: its own, or the payment its opening names. */
+function ownerOf(ctx: TRunContext, open: TAttemptOpening | TAttemptOwner): TAttemptOwner {
+  if (!('payable' in open)) return open;
+  return { open: () => openAttempt(ctx, open), fail: paymentFails(ctx) };
+}
+
+/** One attempt run by its adapter: opened, called, and its answer recorded. */
 export async function runAttempt<TOutcome, TResult>(
   ctx: TRunContext,
   adapter: TAttemptAdapter<TOutcome, TResult>,
 ): Promise<TResult> {
-  const attempt = await openAttempt(ctx, adapter.open);
+  const owner = ownerOf(ctx, adapter.open);
+  const attempt = await owner.open();
   const { noAnswer } = adapter;
   const call = callProvider(typeof noAnswer === 'function' ? 'PAYMENT_FAILED' : noAnswer, () =>
     adapter.call(attempt),
@@ -245,7 +284,7 @@ export async function runAttempt<TOutcome, TResult>(
   const record = async (outcome: TOutcome): Promise<TResult> => {
     const answer = await adapter.answer(attempt, outcome);
     try {
-      return await recordAnswer(ctx, attempt, answer);
+      return await recordAnswer(ctx, attempt, answer, owner.fail);
     } finally {
       await adapter.afterRecord?.(outcome);
     }
