@@ -1,11 +1,10 @@
-import { and, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
 import { OPEN_ATTEMPT_STATES, THREE_DS_CHALLENGE_MS } from '../../../domain/payment-attempts';
 import type { TAppContext } from '../../context';
 import { accountLinks, paymentAttempts } from '../../db/schema';
-import { claimRows } from '../../jobs/claim-rows';
 import type { TRequeryOutcome } from '../../providers/payments';
 import { AppError } from '../../app-error';
-import { drainClaims, RECONCILE_BATCH } from '../payments/attempts/reconcile';
+import { claimAttempts, drainClaims } from '../payments/attempts/reconcile';
 import {
   askAboutLinkCharge,
   chargeCardsOf,
@@ -47,20 +46,8 @@ type TLostLinkContext = Pick<TAppContext, 'db' | 'clock' | 'providers' | 'config
 type TLinkChargeAnswer = 'given_back' | 'failed' | 'pending';
 
 /** Claims card links' test charges matching `which` that nobody has touched for the reconcile age. */
-function claimCharges(ctx: TLostLinkContext, which: SQL | undefined) {
-  const now = ctx.clock.now();
-  const due = and(
-    ofLinks,
-    which,
-    lt(paymentAttempts.updatedAt, new Date(now.getTime() - ctx.config.reconcileAfterMs)),
-  );
-  return claimRows(ctx.db, paymentAttempts, {
-    due,
-    oldestBy: paymentAttempts.updatedAt,
-    limit: RECONCILE_BATCH,
-    set: { updatedAt: now },
-  });
-}
+const claimCharges = (ctx: TLostLinkContext, which: SQL | undefined) =>
+  claimAttempts(ctx, ofLinks, which);
 
 /** Settles one claimed charge of an open link, left charging, from the network's record. */
 async function settleLostLink(

@@ -1,5 +1,6 @@
-import { and, eq, gt, inArray, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, type SQL } from 'drizzle-orm';
 import { paymentAttempts } from '../../../db/schema';
+import { claimRows } from '../../../jobs/claim-rows';
 import {
   ASKING_WINDOW_REASON,
   AT_THE_PROVIDER,
@@ -56,38 +57,29 @@ export const RECONCILE_BATCH = 50;
 const atTheProvider = () => inAttemptStates(AT_THE_PROVIDER);
 
 /**
- * Claims up to BATCH attempts matching `which` that nobody has touched for `ageMs` (the reconcile
- * age), by moving their updated time to now: a second claimer (another process) skips them.
+ * Claims up to RECONCILE_BATCH attempts of `purpose` (ofPayments, or a card link's test charges:
+ * linking/lost-link-charges.ts) matching `which` that nobody has touched for `ageMs` (the
+ * reconcile age), by moving their updated time to now in one statement: a second claimer
+ * (another process) skips them.
  */
-async function claim(
-  ctx: TLostContext,
+export function claimAttempts(
+  ctx: Pick<TLostContext, 'db' | 'clock' | 'config'>,
+  purpose: SQL,
   which: SQL | undefined,
   ageMs: number = ctx.config.reconcileAfterMs,
 ): Promise<TAttemptRow[]> {
   const now = ctx.clock.now();
-  const stale = lt(paymentAttempts.updatedAt, new Date(now.getTime() - ageMs));
-  // Card links' test charges are asked about by their own sweep (linking/lost-link-charges.ts).
-  const due = and(ofPayments, which, stale);
-  return ctx.db
-    .update(paymentAttempts)
-    .set({ updatedAt: now })
-    .where(
-      and(
-        due,
-        inArray(
-          paymentAttempts.id,
-          ctx.db
-            .select({ id: paymentAttempts.id })
-            .from(paymentAttempts)
-            .where(due)
-            .orderBy(paymentAttempts.updatedAt)
-            .limit(RECONCILE_BATCH)
-            .for('update', { skipLocked: true }),
-        ),
-      ),
-    )
-    .returning();
+  return claimRows(ctx.db, paymentAttempts, {
+    due: and(purpose, which, lt(paymentAttempts.updatedAt, new Date(now.getTime() - ageMs))),
+    oldestBy: paymentAttempts.updatedAt,
+    limit: RECONCILE_BATCH,
+    set: { updatedAt: now },
+  });
 }
+
+/** Payments' attempts claimed (claimAttempts): card links' test charges have their own sweep. */
+const claim = (ctx: TLostContext, which: SQL | undefined, ageMs?: number) =>
+  claimAttempts(ctx, ofPayments, which, ageMs);
 
 /** Settles one claimed attempt from the provider's record of its reference. */
 export async function settleLostAttempt(
