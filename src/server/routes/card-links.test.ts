@@ -1011,6 +1011,40 @@ describe('money taken for a card link that had ended', () => {
     expect((await booksOf(linkId)).kinds).toEqual(['link_test_charge']);
     await expectGivenBackByReconciler(linkId, (await linkRow(linkId))?.testAmount ?? 0);
   });
+
+  it('a charge owed back that the network then says it never took: owed no more, booked back out', async () => {
+    const { token, payerId } = await payer();
+    const cards = usable(ctx.context.providers.payments.cards);
+    const refused = vi.spyOn(cards, 'refundCard').mockRejectedValueOnce(new Error('timeout'));
+    try {
+      expect((await link(token, 'pin_only')).statusCode).toBe(502);
+    } finally {
+      refused.mockRestore();
+    }
+    const [event] = await cardLinkingEvents(payerId);
+    const linkId = String(event?.paymentId);
+    const amount = (await linkRow(linkId))?.testAmount ?? 0;
+    expect((await booksOf(linkId)).kinds).toEqual(['link_test_charge']);
+    // The network reversed the charge itself: its last word is that nothing was taken.
+    const asked = vi
+      .spyOn(cards, 'requeryCardCharge')
+      .mockResolvedValue({ kind: 'not_taken', providerReference: null, reason: 'reversed' });
+    let refunds;
+    try {
+      refunds = await refundsOfTwoRuns(linkId);
+    } finally {
+      asked.mockRestore();
+    }
+    expect(refunds).toBe(0);
+    const [charge] = await ctx.database.db
+      .select({ refund: paymentAttempts.refund, status: paymentAttempts.status })
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.id, linkId));
+    expect(charge).toEqual({ refund: 'settled', status: 'completed' });
+    // Nothing stays held for a charge never made: booked in, and once back out to the card.
+    await expectChargedAndRefunded(linkId, amount);
+    expect((await booksOf(linkId)).kinds).toEqual(['link_test_charge', 'test_charge_refund']);
+  });
 });
 
 describe('who may link, and which accounts', () => {

@@ -93,26 +93,39 @@ export async function endLink(
  */
 async function bookTestCharge(tx: TDb, charge: TLinkCharge, refunded: boolean): Promise<void> {
   const { amount } = charge;
-  const card = ledgerAccount.payerSource('card');
-  const held = ledgerAccount.linkTestCharges();
-  const movement = { reference: charge.id, paymentId: null, attemptId: null } as const;
   await book(tx, {
-    ...movement,
+    reference: charge.id,
+    paymentId: null,
+    attemptId: null,
     kind: 'link_test_charge',
     narration: TEST_CHARGE_NARRATION,
     entries: [
-      { account: card, amount: -amount },
-      { account: held, amount },
+      { account: ledgerAccount.payerSource('card'), amount: -amount },
+      { account: ledgerAccount.linkTestCharges(), amount },
     ],
   });
-  if (!refunded) return;
+  if (refunded) await bookTestChargeBack(tx, charge, `${TEST_CHARGE_NARRATION} refunded`);
+}
+
+/**
+ * Books a test charge booked taken back out to the card (once, by the link's id): refunded, or
+ * never taken after all by the network's last word.
+ */
+async function bookTestChargeBack(
+  tx: TDb,
+  charge: Pick<TLinkCharge, 'id' | 'amount'>,
+  narration: string,
+): Promise<void> {
+  const { amount } = charge;
   await book(tx, {
-    ...movement,
+    reference: charge.id,
+    paymentId: null,
+    attemptId: null,
     kind: 'test_charge_refund',
-    narration: `${TEST_CHARGE_NARRATION} refunded`,
+    narration,
     entries: [
-      { account: held, amount: -amount },
-      { account: card, amount },
+      { account: ledgerAccount.linkTestCharges(), amount: -amount },
+      { account: ledgerAccount.payerSource('card'), amount },
     ],
   });
 }
@@ -156,7 +169,7 @@ export async function recordTaken(
  */
 export async function recordNotTaken(
   tx: TDb,
-  charge: Pick<TLinkCharge, 'id'>,
+  charge: Pick<TLinkCharge, 'id' | 'amount'>,
   failure: AppError,
   reason: string,
   now: Date,
@@ -165,8 +178,11 @@ export async function recordNotTaken(
   const failed =
     (await moveLinkCharge(tx, charge.id, 'fail', change, now)) ??
     (await moveLinkCharge(tx, charge.id, 'abandon', change, now));
-  // Money recorded taken that the network says it never took is owed no more.
-  await moveGiveBack(tx, charge.id, 'giveBack', now);
+  // Money recorded taken (and owed back) that the network says it never took is owed no more,
+  // and its booking goes back out to the card: nothing stays held for a charge never made.
+  if (await moveGiveBack(tx, charge.id, 'giveBack', now)) {
+    await bookTestChargeBack(tx, charge, `${TEST_CHARGE_NARRATION} not taken`);
+  }
   return failed !== null;
 }
 
