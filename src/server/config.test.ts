@@ -84,15 +84,26 @@ describe('PAYMENT_PROVIDER and Paystack', () => {
       loadConfig({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_test_abc123' }),
     ).toMatchObject({
       paymentProvider: 'paystack',
-      paystack: { secretKey: 'sk_test_abc123', mode: 'test', baseUrl: 'https://api.paystack.co' },
+      paystack: {
+        secretKey: 'sk_test_abc123',
+        mode: 'test',
+        baseUrl: 'https://api.paystack.co',
+        pendingCheckDelaysMs: [10_000, 20_000],
+      },
     });
     expect(
       loadConfig({
         PAYMENT_PROVIDER: 'paystack',
         PAYSTACK_SECRET_KEY: 'sk_live_abc123',
         PAYSTACK_BASE_URL: 'http://127.0.0.1:4010/',
+        PAYSTACK_PENDING_CHECKS_MS: '20,200',
       }).paystack,
-    ).toEqual({ secretKey: 'sk_live_abc123', mode: 'live', baseUrl: 'http://127.0.0.1:4010' });
+    ).toEqual({
+      secretKey: 'sk_live_abc123',
+      mode: 'live',
+      baseUrl: 'http://127.0.0.1:4010',
+      pendingCheckDelaysMs: [20, 200],
+    });
   });
 
   it('refuses Paystack without a key, a key that is not a secret key, and a base URL that is not one, with one line that shows no key', () => {
@@ -112,6 +123,17 @@ describe('PAYMENT_PROVIDER and Paystack', () => {
         PAYSTACK_BASE_URL: 'api.paystack.co',
       }),
     ).toThrow(/^Invalid configuration: PAYSTACK_BASE_URL /);
+    for (const pauses of ['10s', '10000,', '-1', '10000;20000']) {
+      expect(() =>
+        loadConfig({
+          PAYMENT_PROVIDER: 'paystack',
+          PAYSTACK_SECRET_KEY: 'sk_test_abc',
+          PAYSTACK_PENDING_CHECKS_MS: pauses,
+        }),
+      ).toThrow(
+        /^Invalid configuration: PAYSTACK_PENDING_CHECKS_MS must be pauses in ms, comma-separated, e\.g\. 10000,20000$/,
+      );
+    }
     expect(() => loadConfig({ PAYMENT_PROVIDER: 'stripe' })).toThrow(
       /^Invalid configuration: PAYMENT_PROVIDER /,
     );

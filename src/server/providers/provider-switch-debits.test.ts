@@ -56,6 +56,8 @@ const paystackEnv = () => ({
   PAYMENT_PROVIDER: 'paystack',
   PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
   PAYSTACK_BASE_URL: paystack.url,
+  // The simulator answers at once: a debit it says is pending is asked again soon.
+  PAYSTACK_PENDING_CHECKS_MS: '20,200',
 });
 
 beforeAll(async () => {

@@ -138,6 +138,8 @@ async function startPaystackApp(): Promise<{ app: TTestApp; paystack: TPaystackS
       PAYMENT_PROVIDER: 'paystack',
       PAYSTACK_SECRET_KEY: PAYSTACK_KEY,
       PAYSTACK_BASE_URL: paystack.url,
+      // The simulator answers at once: a charge or debit it says is pending is asked again soon.
+      PAYSTACK_PENDING_CHECKS_MS: '20,200',
     },
   });
   // A port of its own from the system: one picked free beforehand was taken by another process

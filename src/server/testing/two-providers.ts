@@ -49,6 +49,8 @@ export async function startPaystackAndMonnify(options: {
         PAYMENT_PROVIDER: 'paystack',
         PAYSTACK_SECRET_KEY: options.paystackKey,
         PAYSTACK_BASE_URL: paystack.url,
+        // The simulator answers at once: a charge or debit it says is pending is asked again soon.
+        PAYSTACK_PENDING_CHECKS_MS: '20,200',
         MONNIFY_API_KEY: monnify.apiKey,
         MONNIFY_SECRET_KEY: monnify.secretKey,
         MONNIFY_CONTRACT_CODE: monnify.contractCode,

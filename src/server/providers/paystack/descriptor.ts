@@ -13,6 +13,16 @@ export const PAYSTACK_SETTINGS = providerSettings({
       .optional(),
     /** Paystack's API; another address only for a simulator of it. */
     PAYSTACK_BASE_URL: z.url().default('https://api.paystack.co'),
+    /**
+     * The pauses, in ms and comma-separated, after which a charge, debit or payout Paystack
+     * answered 'pending' is asked about again before it is left to the reconciler (Paystack asks
+     * for 10 s or more); shorter only against a simulator of it.
+     */
+    PAYSTACK_PENDING_CHECKS_MS: z
+      .string()
+      .regex(/^\d{1,6}(,\d{1,6})*$/, 'must be pauses in ms, comma-separated, e.g. 10000,20000')
+      .default('10000,20000')
+      .transform((pauses) => pauses.split(',').map(Number)),
   },
   required: ['PAYSTACK_SECRET_KEY'],
   secrets: ['PAYSTACK_SECRET_KEY'],
@@ -24,6 +34,7 @@ export const PAYSTACK_SETTINGS = providerSettings({
             ? ('live' as const)
             : ('test' as const),
           baseUrl: baseUrlOf(env.PAYSTACK_BASE_URL),
+          pendingCheckDelaysMs: env.PAYSTACK_PENDING_CHECKS_MS,
         }
       : null,
   check(env) {
@@ -47,6 +58,11 @@ export const PAYSTACK = defineProvider({
   settings: PAYSTACK_SETTINGS,
   adapter: (settings, { db, clock }) => ({
     name: 'paystack',
-    ...paystackProvider({ ...paystackKey(settings), db, clock }),
+    ...paystackProvider({
+      ...paystackKey(settings),
+      pendingCheckDelaysMs: settings.pendingCheckDelaysMs,
+      db,
+      clock,
+    }),
   }),
 });
