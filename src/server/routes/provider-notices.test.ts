@@ -532,11 +532,14 @@ describe('a charge notice meets the requery in one completion path', () => {
     expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['card_payment']);
   });
 
-  it('books a 3-D Secure charge the network approved once, however often told', async () => {
+  /**
+   * A card payment waiting at its 3-D Secure check that the payer approves at the network, and
+   * the network's notice of it, not the page, to tell us.
+   */
+  async function approvedAtNetwork() {
     const { attempt, ...consent } = await waitingThreeDs();
     const { sandbox, providers } = ctx.context;
     if (!sandbox) throw new Error('no sandbox');
-    // The payer approves at the network; its notice, not the page, tells us.
     await sandbox.cards.resolveThreeDs(consent.providerReference, true);
     const outcome = await usable(providers.payments.cards).requeryCardCharge(attempt.id);
     expect(outcome.kind).toBe('taken');
@@ -547,6 +550,11 @@ describe('a charge notice meets the requery in one completion path', () => {
       currency: CURRENCY_CODE,
       outcome,
     } as const;
+    return { consent, notice };
+  }
+
+  it('books a 3-D Secure charge the network approved once, however often told', async () => {
+    const { consent, notice } = await approvedAtNetwork();
     expect(await applyProviderNotice(ctx.context, notice)).toBe('applied');
     expect(await paymentStatus(consent.paymentId)).toBe('executed');
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
@@ -554,6 +562,18 @@ describe('a charge notice meets the requery in one completion path', () => {
     expect(await applyProviderNotice(ctx.context, notice)).toBe('unchanged');
     expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual(['card_payment']);
     expect(await eventCount()).toBe(eventsBefore);
+  });
+
+  it('books a charge only on the word of the provider that made it', async () => {
+    const { consent, notice } = await approvedAtNetwork();
+    // Another provider's verified notice naming this charge: acknowledged, nothing booked.
+    const eventsBefore = await eventCount();
+    expect(await applyProviderNotice(ctx.context, notice, 'paystack')).toBe('ignored');
+    expect(await paymentStatus(consent.paymentId)).toBe('pending');
+    expect(await ledgerKinds(ctx.database, consent.paymentId)).toEqual([]);
+    expect(await eventCount()).toBe(eventsBefore);
+    expect(await applyProviderNotice(ctx.context, notice, 'sandbox')).toBe('applied');
+    expect(await paymentStatus(consent.paymentId)).toBe('executed');
   });
 
   it('fails a 3-D Secure check a notice says was not taken as the sweep fails it, once', async () => {

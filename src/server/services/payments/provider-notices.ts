@@ -108,8 +108,10 @@ export async function applyProviderNotice(
 
 /**
  * A charge's notice, found by its attempt: a card link's test charge by its link's completion, a
- * payment's charge by its attempt's. An attempt waiting for its 3-D Secure check ends as the reconciler's sweep ends
- * it (settleNoticedThreeDs), every other as a requery's answer is booked (settleNoticedCharge).
+ * payment's charge by its attempt's. An attempt waiting for its 3-D Secure check ends as the
+ * reconciler's sweep ends it (settleNoticedThreeDs), every other as a requery's answer is booked
+ * (settleNoticedCharge). Only the provider the attempt names, which made the charge, speaks for
+ * its money: another provider's word on it changes nothing.
  */
 async function applyChargeNotice(
   ctx: TNoticeContext,
@@ -122,7 +124,7 @@ async function applyChargeNotice(
     .from(paymentAttempts)
     .where(eq(paymentAttempts.id, reference));
   const method = notice.channel === 'card' ? 'card' : 'account';
-  if (attempt?.method !== method) return 'ignored';
+  if (attempt?.method !== method || attempt.provider !== from) return 'ignored';
   if (!isNaira(notice.currency)) return refuseForeignCharge(ctx, notice, from);
   if (attempt.purpose === 'link_test') return settleNoticedLinkCharge(ctx, attempt.id, outcome);
   const settled =
