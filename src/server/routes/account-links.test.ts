@@ -10,6 +10,7 @@ import { accountLinks, events, ledgerEntries, ledgerTransactions } from '../db/s
 import { SANDBOX_PAPER_APPROVAL_MS } from '../sandbox/sandbox-provider';
 import { SANDBOX_ACCOUNTS, type TAccountScenario } from '../sandbox/fixtures';
 import { checkLedger } from '../services/payments/ledger';
+import { applyProviderNotice } from '../services/payments/provider-notices';
 import { startTestApp, testClock } from '../testing/test-app';
 import { mintPerson, ownPerson, verifyBvn, type TSandboxPerson } from '../testing/bvn';
 import { latestCode, loginWithCode, sendCode, signUp, testPhone } from '../testing/identity';
@@ -326,6 +327,36 @@ describe('linking by test transfer', () => {
     expect(expired.statusCode).toBe(200);
     expect((await stateOf(link.id))?.state).toBe('expired');
     expect((await confirm(token, link.id)).json()).toMatchObject({ status: 'failed' });
+  });
+
+  it('names the provider that opened its one-time account, and takes only its word of it', async () => {
+    const { token, person, body } = await payer();
+    const account = accountOf(person, 'links_by_test_transfer');
+    const link = await createdLink(token, body('links_by_test_transfer'));
+    const payIn = link.payInDetails;
+    if (!payIn) throw new Error('no pay-in details');
+    const [row] = await ctx.database.db
+      .select({ provider: accountLinks.testTransferProvider })
+      .from(accountLinks)
+      .where(eq(accountLinks.id, link.id));
+    expect(row?.provider).toBe('sandbox');
+    // Another provider's verified notices of an account it never opened change nothing.
+    const elsewhere = {
+      kind: 'transfer_received',
+      reference: link.id,
+      amount: payIn.amount,
+      currency: 'NGN',
+      sender: { ...account, bankName: 'Rubies MFB', accountName: person.fullName },
+      providerReference: `elsewhere_${link.id}`,
+    } as const;
+    expect(await applyProviderNotice(ctx.context, elsewhere, 'paystack')).toBe('ignored');
+    const closed = { kind: 'transfer_account_expired', reference: link.id } as const;
+    expect(await applyProviderNotice(ctx.context, closed, 'paystack')).toBe('unchanged');
+    expect((await stateOf(link.id))?.state).toBe('created');
+    // Its own provider's word links it.
+    const right = await sendTransfer(payIn.accountNumber, payIn.amount, account);
+    expect(right.json()).toMatchObject({ outcome: 'credited' });
+    expect((await stateOf(link.id))?.state).toBe('active');
   });
 });
 

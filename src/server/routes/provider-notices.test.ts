@@ -436,6 +436,24 @@ describe('a notice of money is judged by what it says', () => {
     expect(await ledgerKinds(ctx.database, open.paymentId)).toEqual(['transfer_payment']);
   });
 
+  it('takes a transfer into a one-time account only on the word of the provider that opened it', async () => {
+    const open = await openTransfer();
+    const returns = spyOnReturns();
+    const transfer = `sbx_trf_elsewhere_${open.reference}`;
+    // Another provider's verified notice of money for an account it never opened.
+    expect(await applyProviderNotice(ctx.context, toldOf(open, transfer), 'paystack')).toBe(
+      'ignored',
+    );
+    expect(await paymentStatus(open.paymentId)).toBe('pending');
+    expect(await recordsOf(open.reference)).toEqual([]);
+    expect(await applyProviderNotice(ctx.context, toldOf(open, transfer), 'sandbox')).toBe(
+      'applied',
+    );
+    expect(await paymentStatus(open.paymentId)).toBe('executed');
+    expect(returns).not.toHaveBeenCalled();
+    returns.mockRestore();
+  });
+
   it('never pays a naira payment with money in another currency: it is recorded and given back', async () => {
     const open = await openTransfer();
     const returns = spyOnReturns();

@@ -88,6 +88,12 @@ export const accountLinks = pgTable(
     testAmount: bigint('test_amount', { mode: 'number' }),
     /** The one-time account the test transfer goes to (route test_transfer). */
     payInAccountNumber: text('pay_in_account_number'),
+    /**
+     * The adapter that opened that account (route test_transfer), named before it is asked to:
+     * only its notices of the account (a transfer into it, its early close) are taken. Null on a
+     * link made before it was kept: taken from any, as then.
+     */
+    testTransferProvider: text('test_transfer_provider'),
     /** The alternate service's reference (route auth_params). */
     remitaTransRef: text('remita_trans_ref').unique(),
     requestId: text('request_id'),

@@ -136,6 +136,13 @@ export async function createAccountLink(
     linkRoute === 'test_transfer'
       ? randomInt(TEST_CARD_CHARGE_MIN_KOBO, TEST_CARD_CHARGE_MAX_KOBO + 1)
       : null;
+  // The provider of a test transfer's one-time account, named on the link before it is asked.
+  const transfersIn =
+    linkRoute === 'test_transfer'
+      ? await linkTransfersIn(providers).catch(() => {
+          throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
+        })
+      : null;
   // The link and the holder check it needs are written before any provider is asked, so an
   // answer that comes before the call's own finds them.
   const check = await db.transaction(async (tx) => {
@@ -153,6 +160,7 @@ export async function createAccountLink(
       mandateSetUpBy:
         linkRoute === 'auth_params' || linkRoute === 'paper' ? setUpBy : debitProvider,
       testAmount,
+      testTransferProvider: transfersIn?.provider ?? null,
       expiresAt: new Date(now.getTime() + LINK_TTL_MS[linkRoute]),
       createdAt: now,
       updatedAt: now,
@@ -172,12 +180,10 @@ export async function createAccountLink(
     formUrl: null,
   };
   const failed = ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message;
-  if (linkRoute === 'test_transfer' && testAmount !== null) {
+  if (transfersIn && testAmount !== null) {
     let payIn;
     try {
-      payIn = await (
-        await linkTransfersIn(providers)
-      ).openTransferAccount({
+      payIn = await transfersIn.openTransferAccount({
         reference: linkId,
         amount: testAmount,
         accountName: `${ctx.config.productName} account check`,
@@ -233,8 +239,8 @@ export async function createAccountLink(
 
 /**
  * Where a link's test transfer account is opened (docs/routing.md): the first transfers-in
- * provider that is healthy. Its notice answers the money by the provider that sent it, so nothing
- * later needs the link to name it. No provider: the capability is off, and says so.
+ * provider that is healthy, named on the link (test_transfer_provider) so that only its notices
+ * of the account are taken. No provider: the capability is off, and says so.
  */
 async function linkTransfersIn(providers: TLinkContext['providers']): Promise<TTransfersInPort> {
   const { registry, health } = providers;

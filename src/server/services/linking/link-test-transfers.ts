@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import { isFromAccount } from '../../../domain/account-ownership';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TDb } from '../../db/database';
@@ -71,9 +71,18 @@ export async function creditLinkTestTransfer(
   return { taken: true };
 }
 
-/** A link's one-time account expired early ('Expire this account now'): the link expires too. */
-export async function expireLinkTestTransfer(db: TDb, reference: string, now: Date) {
-  await db.transaction(async (tx) => {
+/**
+ * A link's one-time account expired early ('Expire this account now'), on the word of `from`, the
+ * provider that told of it: the link expires too, if that provider opened the account (or the link
+ * does not name who did). Answers whether the link expired now.
+ */
+export async function expireLinkTestTransfer(
+  db: TDb,
+  reference: string,
+  now: Date,
+  from: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
     const [row] = await tx
       .update(accountLinks)
       .set({ state: MANDATE_TRANSITIONS.expire.to, expiresAt: now, updatedAt: now })
@@ -81,15 +90,31 @@ export async function expireLinkTestTransfer(db: TDb, reference: string, now: Da
         and(
           eq(accountLinks.id, reference),
           inArray(accountLinks.state, [...MANDATE_TRANSITIONS.expire.from]),
+          or(
+            isNull(accountLinks.testTransferProvider),
+            eq(accountLinks.testTransferProvider, from),
+          ),
         ),
       )
       .returning({ id: accountLinks.id });
-    if (row) {
-      await emitProgress(tx, {
-        accountLinkId: row.id,
-        status: 'failed',
-        message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
-      });
-    }
+    if (!row) return false;
+    await emitProgress(tx, {
+      accountLinkId: row.id,
+      status: 'failed',
+      message: ERROR_CATALOGUE.ACCOUNT_LINK_EXPIRED.message,
+    });
+    return true;
   });
+}
+
+/**
+ * The provider that opened a link's one-time account for its test transfer; null where the link
+ * does not name one (none of route test_transfer, or made before it was kept).
+ */
+export async function testTransferProviderOf(db: TDb, linkId: string): Promise<string | null> {
+  const [link] = await db
+    .select({ provider: accountLinks.testTransferProvider })
+    .from(accountLinks)
+    .where(eq(accountLinks.id, linkId));
+  return link?.provider ?? null;
 }

@@ -83,7 +83,7 @@ export const PERSONAL_DATA_RULES: Record<string, Record<string, TColumnRule>> = 
   account_links: {
     ...all(
       'none',
-      'id account_id route state test_amount mandate_provider debit_provider mandate_set_up_by mandate_end mandate_terms auth_tries auth_answer_lost_at expires_at created_at updated_at activated_at',
+      'id account_id route state test_amount test_transfer_provider mandate_provider debit_provider mandate_set_up_by mandate_end mandate_terms auth_tries auth_answer_lost_at expires_at created_at updated_at activated_at',
     ),
     payer_id: 'pseudonym',
     ...all('erase', 'bvn_hash card_expiry_month card_expiry_year'),

@@ -7,7 +7,11 @@ import type { TProviderNotice, TRawNotice, TTransferNoticeAnswer } from '../../p
 import { AppError } from '../../app-error';
 import { isAccountLinkReference } from '../linking/link-lifecycle';
 import { answerAccountHolder, applyBankMandate } from '../linking/link-mandates';
-import { creditLinkTestTransfer, expireLinkTestTransfer } from '../linking/link-test-transfers';
+import {
+  creditLinkTestTransfer,
+  expireLinkTestTransfer,
+  testTransferProviderOf,
+} from '../linking/link-test-transfers';
 import { settleNoticedLinkCharge } from '../linking/card-link-notices';
 import { settleNoticedThreeDs } from './card-payments';
 import { settleNoticedCharge } from './attempts/answers';
@@ -201,12 +205,33 @@ const NOT_NAIRA = { taken: false, reason: 'wrong_amount' } as const;
 /** Amounts are naira, in kobo (spec §9 Currency): money in any other currency is not ours. */
 const isNaira = (currency: string) => currency === CURRENCY_CODE;
 
-function applyTransferNotice(
+/**
+ * The provider that opened the one-time account of `reference`: a payment's attempt's, or a
+ * link's test transfer's; null where no row of ours names one.
+ */
+async function accountOpenedBy(db: TDb, reference: string): Promise<string | null> {
+  if (isAccountLinkReference(reference)) return testTransferProviderOf(db, reference);
+  const [attempt] = await db
+    .select({ provider: paymentAttempts.provider })
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.id, reference));
+  return attempt?.provider ?? null;
+}
+
+/**
+ * A transfer's notice: credited to the payment's attempt or the link whose one-time account
+ * received it, or given back. Only the provider that opened that account holds money sent to it:
+ * another provider's notice naming it is acknowledged and changes nothing (its own record shows
+ * money we never booked, for the settlement check to find: ledger.ts).
+ */
+async function applyTransferNotice(
   ctx: TNoticeContext,
   notice: Extract<TProviderNotice, { kind: 'transfer_received' }>,
   from: string,
 ): Promise<TNoticeEffect> {
   const { reference, amount, sender } = notice;
+  const openedBy = await accountOpenedBy(ctx.db, reference);
+  if (openedBy !== null && openedBy !== from) return 'ignored';
   return answerNoticedMoney(ctx, from, notice, async (tx) => {
     if (!isNaira(notice.currency)) return NOT_NAIRA;
     const now = ctx.clock.now();
@@ -219,9 +244,9 @@ function applyTransferNotice(
 /**
  * A one-time account closed before its time: the link's test transfer or the payment's attempt
  * that waited on it ends expired, each in its one move (the same notice twice changes nothing).
- * A payment's account is ended only by the provider its attempt names, which opened it: another
- * provider's word on it changes nothing. (A link's row does not name the provider of its test
- * transfer's account.)
+ * An account is ended only by the provider its attempt or link names, which opened it: another
+ * provider's word on it changes nothing. (A link made before its row named that provider takes
+ * the word of any.)
  */
 async function applyAccountExpiredNotice(
   ctx: TNoticeContext,
@@ -230,8 +255,7 @@ async function applyAccountExpiredNotice(
 ): Promise<TNoticeEffect> {
   const now = ctx.clock.now();
   if (isAccountLinkReference(reference)) {
-    await expireLinkTestTransfer(ctx.db, reference, now);
-    return 'applied';
+    return (await expireLinkTestTransfer(ctx.db, reference, now, from)) ? 'applied' : 'unchanged';
   }
   return (await expireTransferAttempt(ctx.db, reference, now, from)) ? 'applied' : 'unchanged';
 }
