@@ -3,7 +3,8 @@ import { isFromAccount } from '../../../domain/account-ownership';
 import { ERROR_CATALOGUE } from '../../../domain/errors';
 import type { TDb } from '../../db/database';
 import { accountLinks, payerAccounts } from '../../db/schema';
-import type { TTransferNoticeAnswer, TTransferSender } from '../../providers/payments';
+import type { TTransferSender } from '../../providers/payments';
+import { OPENED_ELSEWHERE, type TCreditAnswer } from '../payments/transfer-payments';
 import { book, ledgerAccount } from '../payments/ledger';
 import { isOpen, MANDATE_TRANSITIONS } from '../../../domain/schemas/mandate-transitions';
 import { emitProgress, activateLink } from './link-lifecycle';
@@ -28,12 +29,17 @@ export async function creditLinkTestTransfer(
   amount: number,
   sender: TTransferSender | null,
   now: Date,
-): Promise<TTransferNoticeAnswer> {
+  /** The provider whose notice it is: only the one the link names holds its account's money. */
+  from: string,
+): Promise<TCreditAnswer> {
   const [row] = await tx
     .select({ link: accountLinks, account: payerAccounts })
     .from(accountLinks)
     .innerJoin(payerAccounts, eq(payerAccounts.id, accountLinks.accountId))
     .where(and(eq(accountLinks.id, reference), eq(accountLinks.route, 'test_transfer')));
+  // A link made before it named its provider takes the word of any.
+  const openedBy = row?.link.testTransferProvider ?? null;
+  if (openedBy !== null && openedBy !== from) return OPENED_ELSEWHERE;
   if (row?.link.state === MANDATE_TRANSITIONS.expire.to) return { taken: false, reason: 'expired' };
   if (!row || !isOpen(row.link.state)) return { taken: false, reason: 'already_paid' };
   if (row.link.expiresAt.getTime() <= now.getTime()) return { taken: false, reason: 'expired' };
@@ -105,16 +111,4 @@ export async function expireLinkTestTransfer(
     });
     return true;
   });
-}
-
-/**
- * The provider that opened a link's one-time account for its test transfer; null where the link
- * does not name one (none of route test_transfer, or made before it was kept).
- */
-export async function testTransferProviderOf(db: TDb, linkId: string): Promise<string | null> {
-  const [link] = await db
-    .select({ provider: accountLinks.testTransferProvider })
-    .from(accountLinks)
-    .where(eq(accountLinks.id, linkId));
-  return link?.provider ?? null;
 }

@@ -3,21 +3,22 @@ import { CURRENCY_CODE } from '../../../domain/constants';
 import type { TAppContext } from '../../context';
 import { paymentAttempts, transferNotices } from '../../db/schema';
 import type { TDb } from '../../db/database';
-import type { TProviderNotice, TRawNotice, TTransferNoticeAnswer } from '../../providers/payments';
+import type { TProviderNotice, TRawNotice } from '../../providers/payments';
 import { AppError } from '../../app-error';
 import { isAccountLinkReference } from '../linking/link-lifecycle';
 import { answerAccountHolder, applyBankMandate } from '../linking/link-mandates';
-import {
-  creditLinkTestTransfer,
-  expireLinkTestTransfer,
-  testTransferProviderOf,
-} from '../linking/link-test-transfers';
+import { creditLinkTestTransfer, expireLinkTestTransfer } from '../linking/link-test-transfers';
 import { settleNoticedLinkCharge } from '../linking/card-link-notices';
 import { settleNoticedThreeDs } from './card-payments';
 import { settleNoticedCharge } from './attempts/answers';
 import { settleNoticedPayout } from './payouts';
 import { settleRefund } from './refunds';
-import { creditTransfer, expireTransferAttempt } from './transfer-payments';
+import {
+  creditTransfer,
+  expireTransferAttempt,
+  isOpenedElsewhere,
+  type TCreditAnswer,
+} from './transfer-payments';
 import { usable } from '../../providers/off';
 
 /*
@@ -206,38 +207,23 @@ const NOT_NAIRA = { taken: false, reason: 'wrong_amount' } as const;
 const isNaira = (currency: string) => currency === CURRENCY_CODE;
 
 /**
- * The provider that opened the one-time account of `reference`: a payment's attempt's, or a
- * link's test transfer's; null where no row of ours names one.
- */
-async function accountOpenedBy(db: TDb, reference: string): Promise<string | null> {
-  if (isAccountLinkReference(reference)) return testTransferProviderOf(db, reference);
-  const [attempt] = await db
-    .select({ provider: paymentAttempts.provider })
-    .from(paymentAttempts)
-    .where(eq(paymentAttempts.id, reference));
-  return attempt?.provider ?? null;
-}
-
-/**
  * A transfer's notice: credited to the payment's attempt or the link whose one-time account
  * received it, or given back. Only the provider that opened that account holds money sent to it:
  * another provider's notice naming it is acknowledged and changes nothing (its own record shows
  * money we never booked, for the settlement check to find: ledger.ts).
  */
-async function applyTransferNotice(
+function applyTransferNotice(
   ctx: TNoticeContext,
   notice: Extract<TProviderNotice, { kind: 'transfer_received' }>,
   from: string,
 ): Promise<TNoticeEffect> {
   const { reference, amount, sender } = notice;
-  const openedBy = await accountOpenedBy(ctx.db, reference);
-  if (openedBy !== null && openedBy !== from) return 'ignored';
   return answerNoticedMoney(ctx, from, notice, async (tx) => {
     if (!isNaira(notice.currency)) return NOT_NAIRA;
     const now = ctx.clock.now();
     return isAccountLinkReference(reference)
-      ? creditLinkTestTransfer(tx, reference, amount, sender, now)
-      : creditTransfer(ctx.jobs, tx, reference, amount, sender, now);
+      ? creditLinkTestTransfer(tx, reference, amount, sender, now, from)
+      : creditTransfer(ctx.jobs, tx, reference, amount, sender, now, from);
   });
 }
 
@@ -298,6 +284,9 @@ const recordOf = (provider: string, money: Omit<TNoticedMoney, 'reference'>) =>
     eq(transferNotices.currency, money.currency),
   );
 
+/** A notice naming a one-time account another provider opened (isOpenedElsewhere). */
+class OpenedElsewhere extends Error {}
+
 /**
  * Answers a notice of money once, by `decide` in the transaction that records it (crediting it,
  * or saying why not); told again, the same notice reads its record and changes nothing. What is
@@ -307,33 +296,41 @@ async function answerNoticedMoney(
   ctx: TNoticeContext,
   provider: string,
   money: TNoticedMoney,
-  decide: (tx: TDb) => Promise<TTransferNoticeAnswer>,
+  decide: (tx: TDb) => Promise<TCreditAnswer>,
 ): Promise<TNoticeEffect> {
   const key = recordOf(provider, money);
-  const decided = await ctx.db.transaction(async (tx) => {
-    // The record first: the same notice at once waits here for the first, then reads its answer.
-    const [fresh] = await tx
-      .insert(transferNotices)
-      .values({
-        provider,
-        providerReference: money.providerReference,
-        reference: money.reference,
-        amount: money.amount,
-        currency: money.currency,
-        answer: 'taken',
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!fresh) {
-      const [seen] = await tx.select().from(transferNotices).where(key);
-      if (!seen) throw new Error(`Notice of ${money.providerReference} vanished`);
-      return { ...seen, first: false };
-    }
-    const answer = await decide(tx);
-    if (answer.taken) return { ...fresh, first: true };
-    await tx.update(transferNotices).set({ answer: answer.reason }).where(key);
-    return { ...fresh, answer: answer.reason, first: true };
-  });
+  const decided = await ctx.db
+    .transaction(async (tx) => {
+      // The record first: the same notice at once waits here for the first, then reads its answer.
+      const [fresh] = await tx
+        .insert(transferNotices)
+        .values({
+          provider,
+          providerReference: money.providerReference,
+          reference: money.reference,
+          amount: money.amount,
+          currency: money.currency,
+          answer: 'taken',
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!fresh) {
+        const [seen] = await tx.select().from(transferNotices).where(key);
+        if (!seen) throw new Error(`Notice of ${money.providerReference} vanished`);
+        return { ...seen, first: false };
+      }
+      const answer = await decide(tx);
+      // Not this provider's account: its record of the notice is undone with the transaction.
+      if (isOpenedElsewhere(answer)) throw new OpenedElsewhere();
+      if (answer.taken) return { ...fresh, first: true };
+      await tx.update(transferNotices).set({ answer: answer.reason }).where(key);
+      return { ...fresh, answer: answer.reason, first: true };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof OpenedElsewhere) return null;
+      throw error;
+    });
+  if (decided === null) return 'ignored';
   if (decided.answer !== 'taken' && decided.returnedAt === null) {
     // Outside the transaction: a provider that does not answer leaves the notice unanswered
     // (5xx), and the money owed back is given back when the notice comes again or, if it never

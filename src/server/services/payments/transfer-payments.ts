@@ -337,6 +337,16 @@ export async function confirmTransfer(
 }
 
 /**
+ * The answer to a transfer's notice (TTransferNoticeAnswer), or that the one-time account it names
+ * was opened by another provider than the one that told of it: that provider holds none of its
+ * money, and its notice changes nothing (provider-notices.ts).
+ */
+export type TCreditAnswer = TTransferNoticeAnswer | typeof OPENED_ELSEWHERE;
+export const OPENED_ELSEWHERE = { taken: false, reason: 'opened_elsewhere' } as const;
+export const isOpenedElsewhere = (answer: TCreditAnswer): answer is typeof OPENED_ELSEWHERE =>
+  !answer.taken && answer.reason === 'opened_elsewhere';
+
+/**
  * The provider's notice that a one-time account received money, inside the transaction that
  * applies the notice (`tx`, services/payments/provider-notices.ts), with the account it came from
  * when the notice names it. Not taken when this
@@ -351,13 +361,16 @@ export async function creditTransfer(
   amount: number,
   sender: TTransferSender | null,
   now: Date,
-): Promise<TTransferNoticeAnswer> {
+  /** The provider whose notice it is: only the one that opened the account holds its money. */
+  from: string,
+): Promise<TCreditAnswer> {
   // The payment's row and the attempt's, locked as they are read: the completion's own lock,
   // taken once here. Of two transfers at once, the second reads the attempt as the first left
   // it, and goes back.
   const locked = await lockCompletion(tx, reference);
   if (!locked) return { taken: false, reason: 'already_paid' };
   const { attempt } = locked;
+  if (attempt.provider !== from) return OPENED_ELSEWHERE;
   if (attempt.stage !== 'awaiting_transfer' || attempt.amount !== amount) {
     const reason = returnReasonOf(attempt, amount);
     await noteReturnedTransfer(tx, attempt.id, amount, reason, now);
