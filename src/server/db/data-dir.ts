@@ -15,11 +15,15 @@ const OTHERS = 0o077;
 /** What makePrivate changed: how many entries had group or other bits, now taken away. */
 export type TPrivacyFix = { changed: number };
 
+/** An entry removed while it was being made private (a temporary file of the running database). */
+const gone = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
 function chmodPrivate(entry: string, stats: Stats): boolean {
   if ((stats.mode & OTHERS) === 0) return false;
   try {
     chmodSync(entry, stats.mode & 0o700);
   } catch (error) {
+    if (gone(error)) return false;
     throw new Error(
       `${entry} is open to other users and cannot be made private (${(error as NodeJS.ErrnoException).code}): give DATA_DIR to the user the server runs as, or choose another DATA_DIR.`,
       { cause: error },
@@ -58,7 +62,15 @@ export function makePrivate(dir: string, ours?: readonly string[]): TPrivacyFix 
     }
     if (stats.isSymbolicLink()) return;
     fix(entry, stats);
-    if (stats.isDirectory()) for (const name of readdirSync(entry)) visit(path.join(entry, name));
+    if (!stats.isDirectory()) return;
+    let names: string[];
+    try {
+      names = readdirSync(entry);
+    } catch (error) {
+      if (gone(error)) return;
+      throw error;
+    }
+    for (const name of names) visit(path.join(entry, name));
   };
   fix(dir, root);
   for (const name of names) {
