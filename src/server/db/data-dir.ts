@@ -1,4 +1,5 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, type Stats } from 'node:fs';
+import * as nodeFs from 'node:fs';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 
 /*
@@ -18,10 +19,16 @@ export type TPrivacyFix = { changed: number };
 /** An entry removed while it was being made private (a temporary file of the running database). */
 const gone = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
-function chmodPrivate(entry: string, stats: Stats): boolean {
+/** The file system calls makePrivate makes: node's, or a test's that removes entries meanwhile. */
+export type TPrivacyFs = Pick<
+  typeof nodeFs,
+  'chmodSync' | 'lstatSync' | 'mkdirSync' | 'readdirSync' | 'statSync'
+>;
+
+function chmodPrivate(fs: TPrivacyFs, entry: string, stats: Stats): boolean {
   if ((stats.mode & OTHERS) === 0) return false;
   try {
-    chmodSync(entry, stats.mode & 0o700);
+    fs.chmodSync(entry, stats.mode & 0o700);
   } catch (error) {
     if (gone(error)) return false;
     throw new Error(
@@ -39,10 +46,14 @@ function chmodPrivate(entry: string, stats: Stats): boolean {
  * refused, untouched: it is not the server's to change (DATA_DIR=/tmp by mistake). Symbolic links
  * are left alone. Throws one clear line when a mode cannot be changed or the directory is refused.
  */
-export function makePrivate(dir: string, ours?: readonly string[]): TPrivacyFix {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const names = readdirSync(dir);
-  const root = statSync(dir);
+export function makePrivate(
+  dir: string,
+  ours?: readonly string[],
+  fs: TPrivacyFs = nodeFs,
+): TPrivacyFix {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const names = fs.readdirSync(dir);
+  const root = fs.statSync(dir);
   const foreign = ours ? names.filter((name) => !ours.includes(name)) : [];
   if (root.mode & OTHERS && foreign.length > 0) {
     throw new Error(
@@ -51,12 +62,12 @@ export function makePrivate(dir: string, ours?: readonly string[]): TPrivacyFix 
   }
   let changed = 0;
   const fix = (entry: string, stats: Stats) => {
-    if (chmodPrivate(entry, stats)) changed += 1;
+    if (chmodPrivate(fs, entry, stats)) changed += 1;
   };
   const visit = (entry: string) => {
     let stats: Stats;
     try {
-      stats = lstatSync(entry);
+      stats = fs.lstatSync(entry);
     } catch {
       return; // Gone since it was listed (a temporary file).
     }
@@ -65,7 +76,7 @@ export function makePrivate(dir: string, ours?: readonly string[]): TPrivacyFix 
     if (!stats.isDirectory()) return;
     let names: string[];
     try {
-      names = readdirSync(entry);
+      names = fs.readdirSync(entry);
     } catch (error) {
       if (gone(error)) return;
       throw error;
