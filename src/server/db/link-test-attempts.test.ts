@@ -4,23 +4,17 @@
 // test): each charge lands in the state and give-back that tell the same story, and the check of
 // the table holds a link's charge to its link and a payment's attempt to its payment.
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accountLinks, paymentAttempts } from './schema';
 import { newLinkId } from '../services/linking/link-lifecycle';
 import { book, ledgerAccount } from '../services/payments/ledger';
 import { signUp, testPhone } from '../testing/identity';
 import { consentWithPayment } from '../testing/payments';
 import { backfillOf, oldLink } from '../testing/old-links';
-import { startTestApp, testClock } from '../testing/test-app';
+import { testClock, useTestApp } from '../testing/test-app';
 
 const clock = testClock(new Date());
-let ctx: Awaited<ReturnType<typeof startTestApp>>;
-beforeAll(async () => {
-  ctx = await startTestApp({ clock, webhookDelivery: 'manual' });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = useTestApp({ clock, webhookDelivery: 'manual' });
 
 /** The migration's statements that move data (INSERT, UPDATE), its comments left out. */
 const moves = backfillOf('0076_link_test_attempts.sql', ['INSERT', 'UPDATE']);

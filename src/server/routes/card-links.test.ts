@@ -992,7 +992,8 @@ describe('money taken for a card link that had ended', () => {
     expect(await linkRow(body.paymentId)).toMatchObject({ state: 'cancelled' });
   });
 
-  it('a linking charge whose refund the network refused: the link fails, the money given back at the next run, once', async () => {
+  /** A card link whose test charge was taken and whose refund the network refused once. */
+  async function refundRefusedLink() {
     const { token, payerId } = await payer();
     const cards = usable(ctx.context.providers.payments.cards);
     const refused = vi.spyOn(cards, 'refundCard').mockRejectedValueOnce(new Error('timeout'));
@@ -1005,7 +1006,11 @@ describe('money taken for a card link that had ended', () => {
     expect(answer.statusCode).toBe(502);
     expect(errorOf(answer).code).toBe('CARD_LINK_FAILED');
     const [event] = await cardLinkingEvents(payerId);
-    const linkId = String(event?.paymentId);
+    return { cards, linkId: String(event?.paymentId) };
+  }
+
+  it('a linking charge whose refund the network refused: the link fails, the money given back at the next run, once', async () => {
+    const { linkId } = await refundRefusedLink();
     expect(await linkRow(linkId)).toMatchObject({ state: 'cancelled' });
     // Booked as owed to the payer until the network gives it back.
     expect((await booksOf(linkId)).kinds).toEqual(['link_test_charge']);
@@ -1013,16 +1018,7 @@ describe('money taken for a card link that had ended', () => {
   });
 
   it('a charge owed back that the network then says it never took: owed no more, booked back out', async () => {
-    const { token, payerId } = await payer();
-    const cards = usable(ctx.context.providers.payments.cards);
-    const refused = vi.spyOn(cards, 'refundCard').mockRejectedValueOnce(new Error('timeout'));
-    try {
-      expect((await link(token, 'pin_only')).statusCode).toBe(502);
-    } finally {
-      refused.mockRestore();
-    }
-    const [event] = await cardLinkingEvents(payerId);
-    const linkId = String(event?.paymentId);
+    const { cards, linkId } = await refundRefusedLink();
     const amount = (await linkRow(linkId))?.testAmount ?? 0;
     expect((await booksOf(linkId)).kinds).toEqual(['link_test_charge']);
     // The network reversed the charge on its side, and its last word is that nothing was taken.

@@ -179,32 +179,12 @@ export async function createAccountLink(
     remitaLogoUrl: null,
     formUrl: null,
   };
-  const failed = ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message;
   if (transfersIn && testAmount !== null) {
-    let payIn;
-    try {
-      payIn = await transfersIn.openTransferAccount({
-        reference: linkId,
-        amount: testAmount,
-        accountName: `${ctx.config.productName} account check`,
-      });
-    } catch {
-      await abandonLink(db, linkId, clock.now(), failed);
-      throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
-    }
-    // The link lasts as long as the account its transfer goes to.
-    await db
-      .update(accountLinks)
-      .set({ payInAccountNumber: payIn.accountNumber, expiresAt: payIn.expiresAt })
-      .where(eq(accountLinks.id, linkId));
-    const payInDetails: TPayInDetails = {
+    const payInDetails = await openTestTransferAccount(ctx, transfersIn, {
+      linkId,
       amount: testAmount,
-      accountNumber: payIn.accountNumber,
-      beneficiary: payIn.accountName,
-      bankName: payIn.bankName,
-      paymentId: linkId,
       sourceAccount: accountNumber,
-    };
+    });
     return { ...link, payInDetails };
   }
   if (linkRoute === 'auth_params') {
@@ -225,7 +205,12 @@ export async function createAccountLink(
         returnUrl: accountPageUrl(ctx.config.publicUrl),
       });
     } catch {
-      await abandonLink(db, linkId, clock.now(), failed);
+      await abandonLink(
+        db,
+        linkId,
+        clock.now(),
+        ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message,
+      );
       throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
     }
     await db
@@ -235,6 +220,43 @@ export async function createAccountLink(
     return { ...link, formUrl: opened.formUrl };
   }
   return { ...link, formUrl: paperFormUrl(ctx, linkId) };
+}
+
+/**
+ * The one-time account a link's test transfer goes to, opened at the provider the link names
+ * (linkTransfersIn); the link lasts as long as the account. A provider that does not open it ends
+ * the link: 502 ACCOUNT_LINK_CREATE_FAILED.
+ */
+async function openTestTransferAccount(
+  ctx: Pick<TLinkContext, 'db' | 'clock' | 'config'>,
+  transfersIn: TTransfersInPort,
+  of: { linkId: string; amount: number; sourceAccount: string },
+): Promise<TPayInDetails> {
+  const { db, clock } = ctx;
+  const { linkId, amount } = of;
+  let payIn;
+  try {
+    payIn = await transfersIn.openTransferAccount({
+      reference: linkId,
+      amount,
+      accountName: `${ctx.config.productName} account check`,
+    });
+  } catch {
+    await abandonLink(db, linkId, clock.now(), ERROR_CATALOGUE.ACCOUNT_LINK_CREATE_FAILED.message);
+    throw new AppError('ACCOUNT_LINK_CREATE_FAILED');
+  }
+  await db
+    .update(accountLinks)
+    .set({ payInAccountNumber: payIn.accountNumber, expiresAt: payIn.expiresAt })
+    .where(eq(accountLinks.id, linkId));
+  return {
+    amount,
+    accountNumber: payIn.accountNumber,
+    beneficiary: payIn.accountName,
+    bankName: payIn.bankName,
+    paymentId: linkId,
+    sourceAccount: of.sourceAccount,
+  };
 }
 
 /**
